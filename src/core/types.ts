@@ -1,0 +1,125 @@
+// The typed stages of the ingest flow: a source yields SourceEntry values, parse turns
+// their bytes into a ParsedMessage, clean splits its body into a CleanedBody.
+// Every module imports these shapes from here so the stages cannot drift apart.
+
+/** Which kind of mailbox a source reads. */
+export type SourceKind = 'mbox' | 'maildir' | 'eml';
+
+/**
+ * One message as a source sees it, before its bytes are read.
+ * `key` is stable across runs for the same message at the same place, so a later run
+ * can tell what disappeared; `fingerprint` changes whenever the stored bytes may have
+ * changed (size + mtime for files, content hash for mbox), so unchanged messages are
+ * skipped without reading them.
+ */
+export interface SourceEntry {
+  /** Stable identity of this location within its source (relative path, mbox hash + ordinal). */
+  readonly key: string;
+  /** Folder the message sits in ('' for the top level, 'INBOX', 'Archive/2024', mbox file name). */
+  readonly folder: string;
+  /** Labels derived from the location itself (Maildir flags: seen, replied, flagged, trashed, draft). */
+  readonly labels: readonly string[];
+  /** Cheap change detector: equal fingerprints mean the bytes need not be read again. */
+  readonly fingerprint: string;
+  /** Modification time of the file holding the message: last fallback for the date. */
+  readonly fileTime: Date | null;
+  /** Reads the message bytes (mbox entries already hold them). */
+  read(): Promise<Buffer>;
+}
+
+/** A mailbox on disk that can be scanned for messages. */
+export interface MailSource {
+  readonly kind: SourceKind;
+  /** Absolute path of the mailbox (file or directory). */
+  readonly path: string;
+  /** Streams every message present now. Throws MailsiftError for unreadable roots. */
+  scan(): AsyncIterable<SourceEntry>;
+}
+
+export interface Address {
+  /** Display name, decoded; '' when absent. */
+  readonly name: string;
+  /** Address lowercased, so every match on it is case-insensitive. */
+  readonly address: string;
+}
+
+/** Verdicts from Authentication-Results; absent methods are undefined. */
+export interface AuthVerdicts {
+  readonly dmarc?: string;
+  readonly spf?: string;
+  readonly dkim?: string;
+}
+
+export interface ParsedAttachment {
+  /** Decoded filename (RFC 2047 / RFC 2231), or null when the part has none. */
+  readonly filename: string | null;
+  readonly contentType: string;
+  readonly size: number;
+  readonly contentId: string | null;
+  readonly inline: boolean;
+  /** sha256 of the decoded content, hex. */
+  readonly sha256: string;
+  readonly content: Buffer;
+}
+
+export type DateSource = 'date' | 'received' | 'file' | 'none';
+
+export interface ParsedMessage {
+  /** Message-ID without angle brackets, or null when missing or unusable. */
+  readonly messageId: string | null;
+  readonly from: Address | null;
+  readonly to: readonly Address[];
+  readonly cc: readonly Address[];
+  readonly bcc: readonly Address[];
+  readonly replyTo: readonly Address[];
+  readonly subject: string;
+  /** Best date known, see dateSource; epoch 0 only when nothing at all was usable. */
+  readonly date: Date;
+  readonly dateSource: DateSource;
+  /** References in order, oldest first, without brackets, deduplicated, capped by limits. */
+  readonly references: readonly string[];
+  readonly inReplyTo: string | null;
+  readonly text: string | null;
+  readonly html: string | null;
+  readonly attachments: readonly ParsedAttachment[];
+  /** Gmail's X-GM-THRID, when present. */
+  readonly gmailThreadId: string | null;
+  /** Conversation part (first 22 bytes, base64) of Outlook's Thread-Index, when present. */
+  readonly outlookThreadIndex: string | null;
+  readonly auth: AuthVerdicts;
+  /** List-Id / Precedence: bulk markers that later stages use for footers and ranking. */
+  readonly listId: string | null;
+  /** Non-fatal problems met while parsing (charset fallback, truncated header...). */
+  readonly warnings: readonly string[];
+}
+
+/** The kinds of span the cleaning stage assigns to the flattened body text. */
+export type SpanKind = 'authored' | 'quoted' | 'forwarded' | 'signature' | 'disclaimer' | 'footer';
+
+/** A half-open character range [start, end) of CleanedBody.body, with its kind. */
+export interface BodySpan {
+  readonly kind: SpanKind;
+  readonly start: number;
+  readonly end: number;
+}
+
+export interface ForwardedBlock {
+  readonly from: string | null;
+  readonly date: string | null;
+  readonly subject: string | null;
+  readonly text: string;
+}
+
+export interface CleanedBody {
+  /** Which part the body came from. */
+  readonly source: 'text' | 'html' | 'none';
+  /** The flattened body text every span points into. */
+  readonly body: string;
+  readonly spans: readonly BodySpan[];
+  readonly authored: string;
+  readonly quoted: string;
+  readonly forwarded: readonly ForwardedBlock[];
+  readonly signature: string;
+  readonly disclaimer: string;
+  readonly footer: string;
+}
