@@ -87,6 +87,11 @@ export interface ParsedMessage {
   /** Conversation part (first 22 bytes, base64) of Outlook's Thread-Index, when present. */
   readonly outlookThreadIndex: string | null;
   readonly auth: AuthVerdicts;
+  /**
+   * Labels the message states about itself: X-Gmail-Labels (Google Takeout mbox),
+   * X-Keywords, and the mbox Status/X-Status flags (seen, replied, flagged, trashed, draft).
+   */
+  readonly labels: readonly string[];
   /** List-Id / Precedence: bulk markers that later stages use for footers and ranking. */
   readonly listId: string | null;
   /** Non-fatal problems met while parsing (charset fallback, truncated header...). */
