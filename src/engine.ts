@@ -1,0 +1,74 @@
+// The facade every surface calls. The engine reads no configuration and prints
+// nothing: surfaces resolve --db, environment and config, then call these methods.
+
+import { MailsiftError } from './core/errors.js';
+import { ingest, type IngestOptions, type IngestReport } from './pipeline/ingest.js';
+import {
+  type Archive,
+  type ArchiveStats,
+  archiveStats,
+  findMessage,
+  inboxByName,
+  loadRaw,
+  loadThread,
+  normalizeIdArgument,
+  openArchive,
+  resolveThreadId,
+  type StoredMessage,
+  type ThreadEntry,
+} from './store/index.js';
+
+export interface ThreadView {
+  readonly inbox: string;
+  readonly threadId: string;
+  readonly entries: readonly ThreadEntry[];
+}
+
+export class Mailsift {
+  private constructor(readonly archive: Archive) {}
+
+  static open(path: string): Mailsift {
+    return new Mailsift(openArchive(path));
+  }
+
+  ingest(paths: readonly string[], options: IngestOptions = {}): Promise<IngestReport> {
+    return ingest(this.archive, paths, options);
+  }
+
+  status(): ArchiveStats {
+    return archiveStats(this.archive.db);
+  }
+
+  /** A message by Message-ID (angle brackets optional). */
+  getMessage(id: string, options: { inbox?: string } = {}): StoredMessage {
+    const inboxId = options.inbox === undefined ? undefined : inboxByName(this.archive.db, options.inbox).id;
+    const message = findMessage(this.archive.db, id, inboxId);
+    if (!message) throw new MailsiftError('no_such_item', `no message with id '${normalizeIdArgument(id)}'`, { param: 'messageId' });
+    return message;
+  }
+
+  getRaw(id: string, options: { inbox?: string } = {}): Buffer {
+    return loadRaw(this.archive.db, this.getMessage(id, options).rowid);
+  }
+
+  /** A thread by thread id (old ids of merged threads still resolve) or by the Message-ID of one of its messages. */
+  getThread(id: string, options: { inbox?: string } = {}): ThreadView {
+    const db = this.archive.db;
+    const inboxes = options.inbox === undefined
+      ? (db.prepare('SELECT id, name FROM inboxes ORDER BY name').all() as Array<{ id: number; name: string }>)
+      : [inboxByName(db, options.inbox)];
+    for (const inbox of inboxes) {
+      const threadId = resolveThreadId(db, inbox.id, id.trim());
+      if (threadId) return { inbox: inbox.name, threadId, entries: loadThread(db, inbox.id, threadId) };
+    }
+    const message = findMessage(db, id, options.inbox === undefined ? undefined : inboxes[0]?.id);
+    if (message) {
+      return { inbox: message.inbox, threadId: message.threadId, entries: loadThread(db, message.inboxId, message.threadId) };
+    }
+    throw new MailsiftError('no_such_item', `no thread or message with id '${id}'`, { param: 'threadId' });
+  }
+
+  close(): void {
+    this.archive.close();
+  }
+}

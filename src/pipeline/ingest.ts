@@ -1,0 +1,217 @@
+// Ingest orchestration: scan each source, skip what is unchanged, prepare the rest in
+// parallel, write in scan order in batched transactions, then sweep what disappeared.
+// A batch commits as a whole, so a killed run loses at most its open batch, and
+// re-running finishes the job: stored locations are skipped, re-read copies dedupe.
+
+import { describeError, MailsiftError } from '../core/errors.js';
+import type { MailSource, SourceEntry } from '../core/types.js';
+import { openSource } from '../source/index.js';
+import type { Archive } from '../store/archive.js';
+import { type Inbox, MessageStore } from '../store/message-store.js';
+import type { PreparedMessage } from '../store/records.js';
+import { sha256 } from './prepare.js';
+import { createPreparePool, type PreparePool } from './prepare-pool.js';
+
+export interface IngestOptions {
+  /** Inbox the messages belong to (default 'default'). */
+  readonly inbox?: string;
+  /** Worker threads for parsing; 0 parses inline. Default: one per core. */
+  readonly workers?: number;
+  /** Messages per transaction. */
+  readonly batchSize?: number;
+  readonly mboxFormat?: 'mboxrd' | 'mboxo';
+  /** Called at most every progressIntervalMs, and once per source at its end. */
+  readonly onProgress?: (progress: IngestProgress) => void;
+  readonly progressIntervalMs?: number;
+}
+
+export interface IngestCounts {
+  /** Messages the sources hold. */
+  scanned: number;
+  /** New messages stored. */
+  added: number;
+  /** Copies of messages already stored (same Message-ID and content, or same bytes). */
+  duplicates: number;
+  /** Same Message-ID with different content: stored as flagged variants. */
+  variants: number;
+  /** Locations skipped because nothing changed since the last run. */
+  unchanged: number;
+  /** Messages that could not be read or parsed (recorded with their reason). */
+  failed: number;
+  /** Messages removed because their last location disappeared. */
+  deleted: number;
+  /** Bytes read and prepared. */
+  bytes: number;
+}
+
+export interface IngestProgress extends IngestCounts {
+  readonly source: string;
+  readonly elapsedMs: number;
+  readonly done: boolean;
+}
+
+export interface IngestReport extends IngestCounts {
+  readonly inbox: string;
+  readonly sources: readonly string[];
+  readonly elapsedMs: number;
+}
+
+type Outcome =
+  | { kind: 'stored'; rowid?: number; prepared?: PreparedMessage; bytes: number }
+  | { kind: 'failed'; reason: string };
+
+interface Task {
+  readonly entry: SourceEntry;
+  readonly outcome: Promise<Outcome>;
+}
+
+const DEFAULT_BATCH = 500;
+/** A batch also commits after this long, so a slow source still makes durable progress. */
+const MAX_BATCH_MS = 1000;
+
+export async function ingest(archive: Archive, paths: readonly string[], options: IngestOptions = {}): Promise<IngestReport> {
+  if (paths.length === 0) throw new MailsiftError('invalid_argument', 'no source path given', { param: 'path' });
+  // Open every source first: a bad path fails the command before anything is written.
+  const sources: MailSource[] = [];
+  for (const path of paths) sources.push(await openSource(path, { mboxFormat: options.mboxFormat }));
+
+  const store = new MessageStore(archive);
+  const inbox = store.inbox(options.inbox ?? 'default');
+  const pool = createPreparePool(options.workers);
+  const started = Date.now();
+  const totals = emptyCounts();
+  try {
+    for (const source of sources) addCounts(totals, await ingestSource(store, inbox, source, pool, options));
+  } finally {
+    await pool.close();
+  }
+  return { ...totals, inbox: inbox.name, sources: sources.map((s) => s.path), elapsedMs: Date.now() - started };
+}
+
+async function ingestSource(
+  store: MessageStore,
+  inbox: Inbox,
+  source: MailSource,
+  pool: PreparePool,
+  options: IngestOptions,
+): Promise<IngestCounts> {
+  const db = store.db;
+  const sourceId = store.source(inbox, source.kind, source.path);
+  const run = nextRun(store, sourceId);
+  const counts = emptyCounts();
+  const started = Date.now();
+  const batchSize = options.batchSize ?? DEFAULT_BATCH;
+  const interval = options.progressIntervalMs ?? 200;
+  let lastProgress = 0;
+  const report = (done: boolean): void => {
+    const now = Date.now();
+    if (!options.onProgress || (!done && now - lastProgress < interval)) return;
+    lastProgress = now;
+    options.onProgress({ ...counts, source: source.path, elapsedMs: now - started, done });
+  };
+
+  let inBatch = 0;
+  let batchStarted = Date.now();
+  const begin = (): void => {
+    db.exec('BEGIN');
+    inBatch = 0;
+    batchStarted = Date.now();
+  };
+  const maybeCommit = (): void => {
+    if (inBatch >= batchSize || Date.now() - batchStarted >= MAX_BATCH_MS) {
+      db.exec('COMMIT');
+      begin();
+    }
+  };
+
+  const queue: Task[] = [];
+  const write = async (task: Task): Promise<void> => {
+    const outcome = await task.outcome;
+    const location = task.entry;
+    if (outcome.kind === 'failed') {
+      store.recordFailure(sourceId, location, outcome.reason, run);
+      counts.failed++;
+    } else {
+      counts.bytes += outcome.bytes;
+      let rowid = outcome.rowid;
+      if (outcome.prepared) {
+        const stored = store.storeMessage(inbox, outcome.prepared);
+        rowid = stored.rowid;
+        if (stored.outcome === 'added') counts.added++;
+        else if (stored.outcome === 'variant') counts.variants++;
+        else counts.duplicates++;
+      } else {
+        counts.duplicates++;
+      }
+      store.attachLocation(sourceId, location, rowid as number, run);
+    }
+    inBatch++;
+    maybeCommit();
+    report(false);
+  };
+
+  begin();
+  try {
+    db.prepare('UPDATE sources SET last_run_started_at = ? WHERE id = ?').run(started, sourceId);
+    for await (const entry of source.scan()) {
+      counts.scanned++;
+      const known = store.findLocation(sourceId, entry.key);
+      if (known && known.fingerprint === entry.fingerprint) {
+        store.markSeen(known.id, run);
+        counts.unchanged++;
+        inBatch++;
+        maybeCommit();
+        report(false);
+        continue;
+      }
+      if (!known && store.knownFailure(sourceId, entry.key, entry.fingerprint, run)) {
+        counts.failed++;
+        continue;
+      }
+      queue.push({ entry, outcome: prepareEntry(store, inbox, entry, pool) });
+      while (queue.length >= pool.capacity) await write(queue.shift() as Task);
+    }
+    while (queue.length > 0) await write(queue.shift() as Task);
+    // Only a complete scan may conclude that a message disappeared.
+    counts.deleted = store.sweep(sourceId, run);
+    db.prepare('UPDATE sources SET last_run_completed_at = ?, last_seen_count = ? WHERE id = ?').run(
+      Date.now(),
+      counts.scanned,
+      sourceId,
+    );
+    db.exec('COMMIT');
+  } catch (error) {
+    if (db.inTransaction) db.exec('ROLLBACK');
+    throw error;
+  }
+  report(true);
+  return counts;
+}
+
+async function prepareEntry(store: MessageStore, inbox: Inbox, entry: SourceEntry, pool: PreparePool): Promise<Outcome> {
+  try {
+    const bytes = await entry.read();
+    const copyOf = store.findByRaw(inbox, sha256(bytes));
+    if (copyOf !== undefined) return { kind: 'stored', rowid: copyOf, bytes: bytes.length };
+    const prepared = await pool.prepare(bytes, entry.fileTime);
+    return { kind: 'stored', prepared, bytes: bytes.length };
+  } catch (error) {
+    return { kind: 'failed', reason: describeError(error) };
+  }
+}
+
+/** Run numbers only grow, even if the clock steps back, so "not seen this run" stays exact. */
+function nextRun(store: MessageStore, sourceId: number): number {
+  const row = store.db.prepare('SELECT max(seen_run) AS last FROM locations WHERE source_id = ?').get(sourceId) as {
+    last: number | null;
+  };
+  return Math.max(Date.now(), (row.last ?? 0) + 1);
+}
+
+function emptyCounts(): IngestCounts {
+  return { scanned: 0, added: 0, duplicates: 0, variants: 0, unchanged: 0, failed: 0, deleted: 0, bytes: 0 };
+}
+
+function addCounts(into: IngestCounts, from: IngestCounts): void {
+  for (const key of Object.keys(into) as Array<keyof IngestCounts>) into[key] += from[key];
+}

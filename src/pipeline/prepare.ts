@@ -1,0 +1,73 @@
+// Turns raw message bytes into a PreparedMessage: parse, clean, hash, compress. This is
+// the CPU-heavy part of ingest, so it runs in worker threads (see prepare-pool.ts).
+
+import { createHash } from 'node:crypto';
+import { deflateRawSync } from 'node:zlib';
+import { cleanMessage } from '../clean/index.js';
+import type { ParsedMessage } from '../core/types.js';
+import { parseMessage } from '../parse/index.js';
+import type { PreparedMessage } from '../store/records.js';
+
+/** zlib level 1: ~3× on mail text at a fraction of the default level's CPU cost. */
+const DEFLATE_LEVEL = 1;
+
+export async function prepareMessage(bytes: Buffer, fileTime: Date | null): Promise<PreparedMessage> {
+  const parsed = await parseMessage(bytes, { fileTime });
+  const cleaned = cleanMessage({ text: parsed.text, html: parsed.html });
+  return {
+    rawSha256: sha256(bytes),
+    rawSize: bytes.length,
+    rawDeflated: deflateRawSync(bytes, { level: DEFLATE_LEVEL }),
+    headerMessageId: parsed.messageId,
+    contentHash: contentHash(parsed),
+    from: parsed.from,
+    to: parsed.to,
+    cc: parsed.cc,
+    bcc: parsed.bcc,
+    replyTo: parsed.replyTo,
+    subject: parsed.subject,
+    date: parsed.date,
+    dateSource: parsed.dateSource,
+    references: parsed.references,
+    inReplyTo: parsed.inReplyTo,
+    threadKeys: threadKeys(parsed),
+    auth: parsed.auth,
+    listId: parsed.listId,
+    headerLabels: parsed.labels,
+    warnings: parsed.warnings,
+    attachments: parsed.attachments.map(({ content: _content, ...meta }) => meta),
+    cleaned,
+    bodyDeflated: deflateRawSync(Buffer.from(JSON.stringify(cleaned)), { level: DEFLATE_LEVEL }),
+  };
+}
+
+export function sha256(bytes: Buffer | string): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+/**
+ * Hash of what makes two copies "the same message": sender, recipients, date, subject,
+ * body and attachments — not the transport headers (Received, X-Gmail-Labels…) that
+ * differ between the copies delivered to different folders.
+ */
+export function contentHash(parsed: ParsedMessage): string {
+  const hash = createHash('sha256');
+  const field = (value: string): void => {
+    hash.update(value);
+    hash.update('\u0000');
+  };
+  field(parsed.from?.address ?? '');
+  field([...parsed.to, ...parsed.cc].map((a) => a.address).join(','));
+  field(String(parsed.dateSource === 'date' ? parsed.date.getTime() : ''));
+  field(parsed.subject);
+  field((parsed.text ?? parsed.html ?? '').replace(/\s+/g, ' ').trim());
+  field(parsed.attachments.map((a) => a.sha256).join(','));
+  return hash.digest('hex');
+}
+
+function threadKeys(parsed: ParsedMessage): string[] {
+  const keys: string[] = [];
+  if (parsed.gmailThreadId) keys.push(`gm:${parsed.gmailThreadId}`);
+  if (parsed.outlookThreadIndex) keys.push(`ti:${parsed.outlookThreadIndex}`);
+  return keys;
+}

@@ -1,0 +1,106 @@
+// Opens an archive database: one SQLite file per archive, WAL mode, migrated schema.
+// Indexes built on top (keyword, vectors, chunks) register hooks here so that their
+// writes and deletions share the store's transactions.
+
+import Database from 'better-sqlite3';
+import { MailsiftError } from '../core/errors.js';
+import { MIGRATIONS } from './schema.js';
+
+export type Db = Database.Database;
+
+/**
+ * An index kept in step with the message store. Both callbacks run inside the store's
+ * transaction: when the transaction rolls back, the index change rolls back with it.
+ */
+export interface IndexHook {
+  readonly name: string;
+  /** Called after a message row (and its attachments) is inserted. */
+  onInsert?(db: Db, messageRowid: number): void;
+  /** Called before a message row is deleted, while it is still readable. */
+  onDelete?(db: Db, messageRowid: number): void;
+}
+
+export interface Archive {
+  readonly db: Db;
+  readonly path: string;
+  readonly hooks: IndexHook[];
+  close(): void;
+}
+
+export function openArchive(path: string, options: { readonly?: boolean } = {}): Archive {
+  let db: Db;
+  try {
+    db = new Database(path, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
+  } catch (error) {
+    throw new MailsiftError('bad_database', `cannot open database ${path}: ${(error as Error).message}`, {
+      param: 'db',
+      cause: error,
+    });
+  }
+  try {
+    configure(db, options.readonly ?? false);
+    if (!options.readonly) migrate(db, path);
+  } catch (error) {
+    db.close();
+    if (error instanceof MailsiftError) throw error;
+    throw new MailsiftError('bad_database', `${path} is not a usable mailsift archive: ${(error as Error).message}`, {
+      param: 'db',
+      cause: error,
+    });
+  }
+  return { db, path, hooks: [], close: () => db.close() };
+}
+
+function configure(db: Db, readonly: boolean): void {
+  if (!readonly) db.pragma('journal_mode = WAL');
+  // NORMAL in WAL mode is durable across application crashes (SIGKILL); only an OS
+  // crash can lose the last transactions, never corrupt the file.
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  db.pragma('cache_size = -65536');
+  db.pragma('mmap_size = 268435456');
+  db.pragma('temp_store = MEMORY');
+}
+
+function migrate(db: Db, path: string): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > MIGRATIONS.length) {
+    throw new MailsiftError(
+      'bad_database',
+      `${path} has schema version ${current}, newer than this mailsift (${MIGRATIONS.length}); upgrade mailsift`,
+      { param: 'db' },
+    );
+  }
+  if (current === 0) {
+    const tables = db.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table'").get() as { n: number };
+    if (tables.n > 0) {
+      throw new MailsiftError('bad_database', `${path} is an SQLite database but not a mailsift archive`, {
+        param: 'db',
+      });
+    }
+  }
+  for (let version = current; version < MIGRATIONS.length; version++) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[version] as string);
+      db.pragma(`user_version = ${version + 1}`);
+    })();
+  }
+}
+
+const statementCache = new WeakMap<Db, Map<string, Database.Statement>>();
+
+/** A prepared statement for `sql`, compiled once per connection. */
+export function sql(db: Db, text: string): Database.Statement {
+  let cache = statementCache.get(db);
+  if (!cache) {
+    cache = new Map();
+    statementCache.set(db, cache);
+  }
+  let statement = cache.get(text);
+  if (!statement) {
+    statement = db.prepare(text);
+    cache.set(text, statement);
+  }
+  return statement;
+}

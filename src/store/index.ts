@@ -1,0 +1,15 @@
+export { type Archive, type Db, type IndexHook, openArchive, sql } from './archive.js';
+export { labelForFolder, mergeLabels } from './labels.js';
+export {
+  findMessage,
+  inboxByName,
+  loadMessage,
+  loadRaw,
+  loadThread,
+  normalizeIdArgument,
+  resolveThreadId,
+  type ThreadEntry,
+} from './message-reader.js';
+export { type Inbox, type LocationInput, MessageStore, type StoreOutcome, syntheticMessageId } from './message-store.js';
+export type { AttachmentMeta, PreparedMessage, StoredMessage } from './records.js';
+export { type ArchiveStats, archiveStats, type FailureRecord, type InboxStats } from './stats.js';

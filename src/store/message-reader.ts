@@ -1,0 +1,192 @@
+// Reads messages, threads and archive statistics back out of the store.
+
+import { inflateRawSync } from 'node:zlib';
+import { MailsiftError } from '../core/errors.js';
+import type { Address, AuthVerdicts, CleanedBody, DateSource } from '../core/types.js';
+import { type Db, sql } from './archive.js';
+import type { AttachmentMeta, StoredMessage } from './records.js';
+
+interface MessageRow {
+  id: number;
+  inbox_id: number;
+  inbox: string;
+  message_id: string;
+  header_message_id: string | null;
+  variant_of_id: string | null;
+  thread_id: string;
+  date: number;
+  date_source: string;
+  from_name: string;
+  from_address: string;
+  to_json: string;
+  cc_json: string;
+  bcc_json: string;
+  reply_to_json: string;
+  subject: string;
+  in_reply_to: string | null;
+  references_json: string;
+  auth_json: string;
+  list_id: string | null;
+  warnings_json: string;
+  body: Buffer;
+}
+
+const SELECT_MESSAGE = `
+  SELECT m.*, i.name AS inbox, v.message_id AS variant_of_id
+  FROM messages m JOIN inboxes i ON i.id = m.inbox_id LEFT JOIN messages v ON v.id = m.variant_of`;
+
+/** Strips the angle brackets and whitespace a caller may have left around a Message-ID. */
+export function normalizeIdArgument(id: string): string {
+  return id.trim().replace(/^<+/, '').replace(/>+$/, '').trim();
+}
+
+export function inboxByName(db: Db, name: string): { id: number; name: string } {
+  const row = sql(db, 'SELECT id, name FROM inboxes WHERE name = ?').get(name) as { id: number; name: string } | undefined;
+  if (!row) throw new MailsiftError('no_such_item', `no inbox named '${name}'`, { param: 'inbox' });
+  return row;
+}
+
+export function loadMessage(db: Db, rowid: number): StoredMessage | undefined {
+  const row = sql(db, `${SELECT_MESSAGE} WHERE m.id = ?`).get(rowid) as MessageRow | undefined;
+  return row && toStoredMessage(db, row);
+}
+
+/**
+ * Finds a message by Message-ID (with or without angle brackets), optionally within one
+ * inbox. The domain part of stored ids is lowercased, so the lookup tries that form too.
+ */
+export function findMessage(db: Db, id: string, inboxId?: number): StoredMessage | undefined {
+  const wanted = normalizeIdArgument(id);
+  const at = wanted.lastIndexOf('@');
+  const lowered = at < 0 ? wanted : wanted.slice(0, at) + wanted.slice(at).toLowerCase();
+  const inboxClause = inboxId === undefined ? '' : 'AND m.inbox_id = ?';
+  const args = inboxId === undefined ? [] : [inboxId];
+  for (const candidate of new Set([wanted, lowered])) {
+    const row = sql(db, `${SELECT_MESSAGE} WHERE m.message_id = ? ${inboxClause} ORDER BY m.inbox_id LIMIT 1`).get(
+      candidate,
+      ...args,
+    ) as MessageRow | undefined;
+    if (row) return toStoredMessage(db, row);
+  }
+  return undefined;
+}
+
+/** Resolves a thread id (following merge aliases) to the id it has now. */
+export function resolveThreadId(db: Db, inboxId: number, threadId: string): string | undefined {
+  const live = sql(db, 'SELECT id FROM threads WHERE inbox_id = ? AND id = ?').get(inboxId, threadId);
+  if (live) return threadId;
+  const alias = sql(db, 'SELECT new_id FROM thread_aliases WHERE inbox_id = ? AND old_id = ?').get(inboxId, threadId) as
+    | { new_id: string }
+    | undefined;
+  return alias?.new_id;
+}
+
+export interface ThreadEntry {
+  readonly message: StoredMessage;
+  readonly depth: number;
+}
+
+/** A thread's messages in tree order (children by date), each with its depth. */
+export function loadThread(db: Db, inboxId: number, threadId: string): ThreadEntry[] {
+  const nodes = sql(db, 'SELECT message_id, parent_id FROM thread_nodes WHERE inbox_id = ? AND thread_id = ?').all(
+    inboxId,
+    threadId,
+  ) as Array<{ message_id: string; parent_id: string | null }>;
+  const rows = sql(db, `${SELECT_MESSAGE} WHERE m.inbox_id = ? AND m.thread_id = ? ORDER BY m.date, m.id`).all(
+    inboxId,
+    threadId,
+  ) as MessageRow[];
+  const parentOf = new Map(nodes.map((n) => [n.message_id, n.parent_id]));
+  const byNode = new Map<string, MessageRow[]>();
+  for (const row of rows) {
+    const node = row.header_message_id ?? row.message_id;
+    byNode.set(node, [...(byNode.get(node) ?? []), row]);
+  }
+  // Placeholders (absent parents) are walked through, not shown: their children keep the depth they would have had.
+  const children = new Map<string | null, string[]>();
+  for (const node of nodes) {
+    const parent = node.parent_id !== null && parentOf.has(node.parent_id) ? node.parent_id : null;
+    children.set(parent, [...(children.get(parent) ?? []), node.message_id]);
+  }
+  const firstDate = (node: string): number => byNode.get(node)?.[0]?.date ?? subtreeDate(node);
+  const subtreeDate = (node: string): number =>
+    Math.min(Number.MAX_SAFE_INTEGER, ...(children.get(node) ?? []).map((c) => firstDate(c)));
+  const result: ThreadEntry[] = [];
+  const visited = new Set<string>();
+  const walk = (node: string, depth: number): void => {
+    if (visited.has(node)) return;
+    visited.add(node);
+    const own = byNode.get(node) ?? [];
+    for (const row of own) result.push({ message: toStoredMessage(db, row), depth });
+    const next = [...(children.get(node) ?? [])].sort((a, b) => firstDate(a) - firstDate(b) || (a < b ? -1 : 1));
+    for (const child of next) walk(child, own.length > 0 ? depth + 1 : depth);
+  };
+  const roots = [...(children.get(null) ?? [])].sort((a, b) => firstDate(a) - firstDate(b) || (a < b ? -1 : 1));
+  for (const root of roots) walk(root, 0);
+  return result;
+}
+
+function toStoredMessage(db: Db, row: MessageRow): StoredMessage {
+  const attachments = (
+    sql(db, 'SELECT * FROM attachments WHERE message_rowid = ? ORDER BY ordinal').all(row.id) as Array<{
+      filename: string | null;
+      content_type: string;
+      size: number;
+      sha256: string;
+      content_id: string | null;
+      inline: number;
+    }>
+  ).map(
+    (a): AttachmentMeta => ({
+      filename: a.filename,
+      contentType: a.content_type,
+      size: a.size,
+      sha256: a.sha256,
+      contentId: a.content_id,
+      inline: a.inline === 1,
+    }),
+  );
+  const labels = (sql(db, 'SELECT label FROM message_labels WHERE message_rowid = ? ORDER BY label').all(row.id) as Array<{
+    label: string;
+  }>).map((l) => l.label);
+  const folders = (
+    sql(db, 'SELECT DISTINCT folder FROM locations WHERE message_rowid = ? ORDER BY folder').all(row.id) as Array<{
+      folder: string;
+    }>
+  ).map((l) => l.folder);
+  return {
+    rowid: row.id,
+    inboxId: row.inbox_id,
+    inbox: row.inbox,
+    messageId: row.message_id,
+    headerMessageId: row.header_message_id,
+    variantOf: row.variant_of_id,
+    threadId: row.thread_id,
+    date: new Date(row.date),
+    dateSource: row.date_source as DateSource,
+    from: row.from_address || row.from_name ? { name: row.from_name, address: row.from_address } : null,
+    to: JSON.parse(row.to_json) as Address[],
+    cc: JSON.parse(row.cc_json) as Address[],
+    bcc: JSON.parse(row.bcc_json) as Address[],
+    replyTo: JSON.parse(row.reply_to_json) as Address[],
+    subject: row.subject,
+    inReplyTo: row.in_reply_to,
+    references: JSON.parse(row.references_json) as string[],
+    auth: JSON.parse(row.auth_json) as AuthVerdicts,
+    listId: row.list_id,
+    labels,
+    folders,
+    warnings: JSON.parse(row.warnings_json) as string[],
+    attachments,
+    cleaned: JSON.parse(inflateRawSync(row.body).toString('utf8')) as CleanedBody,
+  };
+}
+
+/** The original bytes of a message. */
+export function loadRaw(db: Db, rowid: number): Buffer {
+  const row = sql(db, 'SELECT r.deflated FROM messages m JOIN raw_messages r ON r.id = m.raw_id WHERE m.id = ?').get(
+    rowid,
+  ) as { deflated: Buffer } | undefined;
+  if (!row) throw new MailsiftError('no_such_item', `no stored bytes for message row ${rowid}`, { param: 'messageId' });
+  return inflateRawSync(row.deflated);
+}

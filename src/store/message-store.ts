@@ -1,0 +1,267 @@
+// Writes messages into the archive: dedupe on Message-ID (content hash without one),
+// variants for a reused Message-ID, locations, labels, threading, and deletion of
+// messages whose last location disappeared. Every method expects to run inside a
+// transaction opened by the caller, so a batch commits or rolls back as a whole.
+
+import { linkMessage } from '../thread/index.js';
+import { type Archive, type Db, sql } from './archive.js';
+import { labelForFolder, mergeLabels } from './labels.js';
+import type { PreparedMessage } from './records.js';
+import { addToThreadCount, SqliteThreadGraph } from './thread-graph.js';
+
+export interface Inbox {
+  readonly id: number;
+  readonly name: string;
+}
+
+export interface LocationInput {
+  readonly key: string;
+  readonly folder: string;
+  readonly labels: readonly string[];
+  readonly fingerprint: string;
+}
+
+export interface StoredLocation {
+  readonly id: number;
+  readonly fingerprint: string;
+  readonly messageRowid: number;
+}
+
+export type StoreOutcome = 'added' | 'duplicate' | 'variant';
+
+export class MessageStore {
+  readonly db: Db;
+
+  constructor(private readonly archive: Archive) {
+    this.db = archive.db;
+  }
+
+  inbox(name: string): Inbox {
+    sql(this.db, 'INSERT OR IGNORE INTO inboxes (name, created_at) VALUES (?, ?)').run(name, Date.now());
+    const row = sql(this.db, 'SELECT id FROM inboxes WHERE name = ?').get(name) as { id: number };
+    return { id: row.id, name };
+  }
+
+  source(inbox: Inbox, kind: string, path: string): number {
+    sql(this.db, 'INSERT OR IGNORE INTO sources (inbox_id, kind, path) VALUES (?, ?, ?)').run(inbox.id, kind, path);
+    return (sql(this.db, 'SELECT id FROM sources WHERE inbox_id = ? AND path = ?').get(inbox.id, path) as { id: number })
+      .id;
+  }
+
+  findLocation(sourceId: number, key: string): StoredLocation | undefined {
+    const row = sql(this.db, 'SELECT id, fingerprint, message_rowid FROM locations WHERE source_id = ? AND key = ?').get(
+      sourceId,
+      key,
+    ) as { id: number; fingerprint: string; message_rowid: number } | undefined;
+    return row && { id: row.id, fingerprint: row.fingerprint, messageRowid: row.message_rowid };
+  }
+
+  markSeen(locationId: number, run: number): void {
+    sql(this.db, 'UPDATE locations SET seen_run = ? WHERE id = ?').run(run, locationId);
+  }
+
+  /** A message of this inbox stored from exactly these bytes, if any: lets a copy skip parsing. */
+  findByRaw(inbox: Inbox, rawSha256: string): number | undefined {
+    const row = sql(
+      this.db,
+      `SELECT m.id FROM messages m JOIN raw_messages r ON r.id = m.raw_id
+       WHERE r.sha256 = ? AND m.inbox_id = ? ORDER BY m.id LIMIT 1`,
+    ).get(rawSha256, inbox.id) as { id: number } | undefined;
+    return row?.id;
+  }
+
+  /** Stores a message unless it is already there; returns the row it lives in. */
+  storeMessage(inbox: Inbox, message: PreparedMessage): { rowid: number; outcome: StoreOutcome } {
+    const messageId = message.headerMessageId ?? syntheticMessageId(message.contentHash);
+    const existing = this.findByMessageId(inbox, messageId);
+    if (!existing) return { rowid: this.insert(inbox, message, messageId, null), outcome: 'added' };
+    if (existing.contentHash === message.contentHash) return { rowid: existing.rowid, outcome: 'duplicate' };
+
+    // Same Message-ID, different content: keep both, the second as a flagged variant.
+    const variantId = `${messageId}#variant-${message.contentHash.slice(0, 12)}`;
+    const variant = this.findByMessageId(inbox, variantId);
+    if (variant) return { rowid: variant.rowid, outcome: 'duplicate' };
+    return { rowid: this.insert(inbox, message, variantId, existing.rowid), outcome: 'variant' };
+  }
+
+  /** Points a location at a message (new location, or one whose content changed) and refreshes labels. */
+  attachLocation(sourceId: number, location: LocationInput, messageRowid: number, run: number): void {
+    const previous = sql(this.db, 'SELECT message_rowid FROM locations WHERE source_id = ? AND key = ?').get(
+      sourceId,
+      location.key,
+    ) as { message_rowid: number } | undefined;
+    sql(
+      this.db,
+      `INSERT INTO locations (source_id, key, folder, labels_json, fingerprint, message_rowid, seen_run)
+       VALUES (?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (source_id, key) DO UPDATE SET folder = excluded.folder, labels_json = excluded.labels_json,
+         fingerprint = excluded.fingerprint, message_rowid = excluded.message_rowid, seen_run = excluded.seen_run`,
+    ).run(sourceId, location.key, location.folder, JSON.stringify(location.labels), location.fingerprint, messageRowid, run);
+    sql(this.db, 'DELETE FROM failures WHERE source_id = ? AND key = ?').run(sourceId, location.key);
+    this.refreshLabels(messageRowid);
+    if (previous && previous.message_rowid !== messageRowid) this.deleteIfOrphaned(previous.message_rowid);
+  }
+
+  recordFailure(sourceId: number, location: LocationInput, reason: string, run: number): void {
+    sql(
+      this.db,
+      `INSERT INTO failures (source_id, key, folder, fingerprint, reason, at, seen_run) VALUES (?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (source_id, key) DO UPDATE SET folder = excluded.folder, fingerprint = excluded.fingerprint,
+         reason = excluded.reason, at = excluded.at, seen_run = excluded.seen_run`,
+    ).run(sourceId, location.key, location.folder, location.fingerprint, reason.slice(0, 2000), Date.now(), run);
+  }
+
+  /** True when this location already failed with these exact bytes: no need to retry each run. */
+  knownFailure(sourceId: number, key: string, fingerprint: string, run: number): boolean {
+    const result = sql(
+      this.db,
+      'UPDATE failures SET seen_run = ? WHERE source_id = ? AND key = ? AND fingerprint = ?',
+    ).run(run, sourceId, key, fingerprint);
+    return result.changes > 0;
+  }
+
+  /**
+   * After a complete scan: forgets locations (and failures) the scan did not see, and
+   * deletes messages left with no location. Returns how many messages were deleted.
+   */
+  sweep(sourceId: number, run: number): number {
+    const gone = sql(this.db, 'SELECT id, message_rowid FROM locations WHERE source_id = ? AND seen_run <> ?').all(
+      sourceId,
+      run,
+    ) as Array<{ id: number; message_rowid: number }>;
+    let deleted = 0;
+    for (const location of gone) {
+      sql(this.db, 'DELETE FROM locations WHERE id = ?').run(location.id);
+      if (this.deleteIfOrphaned(location.message_rowid)) deleted++;
+      else this.refreshLabels(location.message_rowid);
+    }
+    sql(this.db, 'DELETE FROM failures WHERE source_id = ? AND seen_run <> ?').run(sourceId, run);
+    return deleted;
+  }
+
+  /** Deletes a message from the store and from every registered index. */
+  deleteMessage(rowid: number): void {
+    const row = sql(this.db, 'SELECT inbox_id, message_id, header_message_id, thread_id, raw_id FROM messages WHERE id = ?').get(
+      rowid,
+    ) as
+      | { inbox_id: number; message_id: string; header_message_id: string | null; thread_id: string; raw_id: number }
+      | undefined;
+    if (!row) return;
+    for (const hook of this.archive.hooks) hook.onDelete?.(this.db, rowid);
+    sql(this.db, 'DELETE FROM locations WHERE message_rowid = ?').run(rowid);
+    sql(this.db, 'DELETE FROM messages WHERE id = ?').run(rowid);
+    addToThreadCount(this.db, row.inbox_id, row.thread_id, -1);
+    // The container stays as a placeholder so replies still thread through it.
+    const nodeId = row.header_message_id ?? row.message_id;
+    const remaining = sql(
+      this.db,
+      'SELECT count(*) AS n FROM messages WHERE inbox_id = ? AND (message_id = ? OR header_message_id = ?)',
+    ).get(row.inbox_id, nodeId, nodeId) as { n: number };
+    if (remaining.n === 0) {
+      sql(this.db, 'UPDATE thread_nodes SET present = 0 WHERE inbox_id = ? AND message_id = ?').run(row.inbox_id, nodeId);
+    }
+    const rawUsers = sql(this.db, 'SELECT count(*) AS n FROM messages WHERE raw_id = ?').get(row.raw_id) as { n: number };
+    if (rawUsers.n === 0) sql(this.db, 'DELETE FROM raw_messages WHERE id = ?').run(row.raw_id);
+  }
+
+  private deleteIfOrphaned(rowid: number): boolean {
+    const used = sql(this.db, 'SELECT 1 FROM locations WHERE message_rowid = ? LIMIT 1').get(rowid);
+    if (used) return false;
+    this.deleteMessage(rowid);
+    return true;
+  }
+
+  private findByMessageId(inbox: Inbox, messageId: string): { rowid: number; contentHash: string } | undefined {
+    const row = sql(this.db, 'SELECT id, content_hash FROM messages WHERE inbox_id = ? AND message_id = ?').get(
+      inbox.id,
+      messageId,
+    ) as { id: number; content_hash: string } | undefined;
+    return row && { rowid: row.id, contentHash: row.content_hash };
+  }
+
+  private insert(inbox: Inbox, message: PreparedMessage, messageId: string, variantOf: number | null): number {
+    const db = this.db;
+    sql(db, 'INSERT OR IGNORE INTO raw_messages (sha256, size, deflated) VALUES (?, ?, ?)').run(
+      message.rawSha256,
+      message.rawSize,
+      message.rawDeflated,
+    );
+    const rawId = (sql(db, 'SELECT id FROM raw_messages WHERE sha256 = ?').get(message.rawSha256) as { id: number }).id;
+    const threadId = linkMessage(new SqliteThreadGraph(db, inbox.id, inbox.name), {
+      messageId: message.headerMessageId ?? messageId,
+      references: message.references,
+      threadKeys: message.threadKeys,
+    });
+    const rowid = Number(
+      sql(
+        db,
+        `INSERT INTO messages (inbox_id, message_id, header_message_id, variant_of, content_hash, thread_id, date,
+           date_source, from_name, from_address, to_json, cc_json, bcc_json, reply_to_json, subject, in_reply_to,
+           references_json, auth_json, list_id, header_labels_json, warnings_json, attachment_count, body, raw_id,
+           ingested_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ).run(
+        inbox.id,
+        messageId,
+        message.headerMessageId,
+        variantOf,
+        message.contentHash,
+        threadId,
+        message.date.getTime(),
+        message.dateSource,
+        message.from?.name ?? '',
+        message.from?.address ?? '',
+        JSON.stringify(message.to),
+        JSON.stringify(message.cc),
+        JSON.stringify(message.bcc),
+        JSON.stringify(message.replyTo),
+        message.subject,
+        message.inReplyTo,
+        JSON.stringify(message.references),
+        JSON.stringify(message.auth),
+        message.listId,
+        JSON.stringify(message.headerLabels),
+        JSON.stringify(message.warnings),
+        message.attachments.length,
+        message.bodyDeflated,
+        rawId,
+        Date.now(),
+      ).lastInsertRowid,
+    );
+    const insertAttachment = sql(
+      db,
+      `INSERT INTO attachments (message_rowid, ordinal, filename, content_type, size, sha256, content_id, inline)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    message.attachments.forEach((a, ordinal) => {
+      insertAttachment.run(rowid, ordinal, a.filename, a.contentType, a.size, a.sha256, a.contentId, a.inline ? 1 : 0);
+    });
+    addToThreadCount(db, inbox.id, threadId, 1);
+    for (const hook of this.archive.hooks) hook.onInsert?.(db, rowid);
+    return rowid;
+  }
+
+  private refreshLabels(rowid: number): void {
+    const header = sql(this.db, 'SELECT header_labels_json FROM messages WHERE id = ?').get(rowid) as
+      | { header_labels_json: string }
+      | undefined;
+    if (!header) return;
+    const locations = sql(this.db, 'SELECT folder, labels_json FROM locations WHERE message_rowid = ?').all(rowid) as Array<{
+      folder: string;
+      labels_json: string;
+    }>;
+    const labels = mergeLabels(
+      JSON.parse(header.header_labels_json) as string[],
+      ...locations.map((l) => JSON.parse(l.labels_json) as string[]),
+      locations.map((l) => labelForFolder(l.folder)).filter((l): l is string => l !== null),
+    );
+    sql(this.db, 'DELETE FROM message_labels WHERE message_rowid = ?').run(rowid);
+    const insert = sql(this.db, 'INSERT INTO message_labels (message_rowid, label) VALUES (?, ?)');
+    for (const label of labels) insert.run(rowid, label);
+  }
+}
+
+/** Stable id for a message without a usable Message-ID, derived from its content hash. */
+export function syntheticMessageId(contentHash: string): string {
+  return `${contentHash.slice(0, 32)}@mailsift.invalid`;
+}

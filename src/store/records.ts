@@ -1,0 +1,63 @@
+// The shapes the store writes and reads back: what ingest hands over for one message,
+// and the view of a stored message that indexes and surfaces consume.
+
+import type { Address, AuthVerdicts, CleanedBody, DateSource, ParsedAttachment } from '../core/types.js';
+
+export type AttachmentMeta = Omit<ParsedAttachment, 'content'>;
+
+/** One parsed and cleaned message, ready to store (built off the main thread during ingest). */
+export interface PreparedMessage {
+  readonly rawSha256: string;
+  readonly rawSize: number;
+  readonly rawDeflated: Buffer;
+  /** Message-ID from the headers, normalised; null when missing or unusable. */
+  readonly headerMessageId: string | null;
+  /** Hash of the main headers and the body: dedupe key without a Message-ID, variant detector with one. */
+  readonly contentHash: string;
+  readonly from: Address | null;
+  readonly to: readonly Address[];
+  readonly cc: readonly Address[];
+  readonly bcc: readonly Address[];
+  readonly replyTo: readonly Address[];
+  readonly subject: string;
+  readonly date: Date;
+  readonly dateSource: DateSource;
+  readonly references: readonly string[];
+  readonly inReplyTo: string | null;
+  readonly threadKeys: readonly string[];
+  readonly auth: AuthVerdicts;
+  readonly listId: string | null;
+  readonly headerLabels: readonly string[];
+  readonly warnings: readonly string[];
+  readonly attachments: readonly AttachmentMeta[];
+  readonly cleaned: CleanedBody;
+  readonly bodyDeflated: Buffer;
+}
+
+/** A stored message as indexes and surfaces see it. */
+export interface StoredMessage {
+  readonly rowid: number;
+  readonly inboxId: number;
+  readonly inbox: string;
+  readonly messageId: string;
+  readonly headerMessageId: string | null;
+  readonly variantOf: string | null;
+  readonly threadId: string;
+  readonly date: Date;
+  readonly dateSource: DateSource;
+  readonly from: Address | null;
+  readonly to: readonly Address[];
+  readonly cc: readonly Address[];
+  readonly bcc: readonly Address[];
+  readonly replyTo: readonly Address[];
+  readonly subject: string;
+  readonly inReplyTo: string | null;
+  readonly references: readonly string[];
+  readonly auth: AuthVerdicts;
+  readonly listId: string | null;
+  readonly labels: readonly string[];
+  readonly folders: readonly string[];
+  readonly warnings: readonly string[];
+  readonly attachments: readonly AttachmentMeta[];
+  readonly cleaned: CleanedBody;
+}

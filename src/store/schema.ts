@@ -1,0 +1,150 @@
+// Schema migrations of the archive database, applied in order and recorded in
+// PRAGMA user_version. A migration is never edited once released: add a new one.
+
+export const MIGRATIONS: readonly string[] = [
+  // 1: the archive — inboxes, sources, raw bytes, messages, locations, threads, failures.
+  `
+  CREATE TABLE inboxes (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    created_at INTEGER NOT NULL
+  );
+
+  CREATE TABLE sources (
+    id INTEGER PRIMARY KEY,
+    inbox_id INTEGER NOT NULL REFERENCES inboxes(id),
+    kind TEXT NOT NULL,
+    path TEXT NOT NULL,
+    last_run_started_at INTEGER,
+    last_run_completed_at INTEGER,
+    last_seen_count INTEGER,
+    UNIQUE (inbox_id, path)
+  );
+
+  -- The original RFC 5322 bytes, deflated; shared by every copy with identical bytes.
+  CREATE TABLE raw_messages (
+    id INTEGER PRIMARY KEY,
+    sha256 TEXT NOT NULL UNIQUE,
+    size INTEGER NOT NULL,
+    deflated BLOB NOT NULL
+  );
+
+  CREATE TABLE messages (
+    id INTEGER PRIMARY KEY,
+    inbox_id INTEGER NOT NULL REFERENCES inboxes(id),
+    -- Addressable id: the Message-ID, a synthetic id for messages without one, or
+    -- '<id>#variant-<hash>' for a second copy of a Message-ID with different content.
+    message_id TEXT NOT NULL,
+    header_message_id TEXT,
+    variant_of INTEGER REFERENCES messages(id) ON DELETE SET NULL,
+    content_hash TEXT NOT NULL,
+    thread_id TEXT NOT NULL,
+    date INTEGER NOT NULL,
+    date_source TEXT NOT NULL,
+    from_name TEXT NOT NULL,
+    from_address TEXT NOT NULL,
+    to_json TEXT NOT NULL,
+    cc_json TEXT NOT NULL,
+    bcc_json TEXT NOT NULL,
+    reply_to_json TEXT NOT NULL,
+    subject TEXT NOT NULL,
+    in_reply_to TEXT,
+    references_json TEXT NOT NULL,
+    auth_json TEXT NOT NULL,
+    list_id TEXT,
+    header_labels_json TEXT NOT NULL,
+    warnings_json TEXT NOT NULL,
+    attachment_count INTEGER NOT NULL,
+    -- The cleaned body (CleanedBody as JSON), deflated.
+    body BLOB NOT NULL,
+    raw_id INTEGER NOT NULL REFERENCES raw_messages(id),
+    ingested_at INTEGER NOT NULL,
+    UNIQUE (inbox_id, message_id)
+  );
+  CREATE INDEX messages_inbox_date ON messages (inbox_id, date, id);
+  CREATE INDEX messages_thread ON messages (inbox_id, thread_id, date);
+  CREATE INDEX messages_content ON messages (inbox_id, content_hash);
+  CREATE INDEX messages_raw ON messages (raw_id);
+
+  CREATE TABLE attachments (
+    message_rowid INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+    ordinal INTEGER NOT NULL,
+    filename TEXT,
+    content_type TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    sha256 TEXT NOT NULL,
+    content_id TEXT,
+    inline INTEGER NOT NULL,
+    PRIMARY KEY (message_rowid, ordinal)
+  ) WITHOUT ROWID;
+
+  -- Where a message was seen: one row per (source, stable key).
+  CREATE TABLE locations (
+    id INTEGER PRIMARY KEY,
+    source_id INTEGER NOT NULL REFERENCES sources(id),
+    key TEXT NOT NULL,
+    folder TEXT NOT NULL,
+    labels_json TEXT NOT NULL,
+    fingerprint TEXT NOT NULL,
+    message_rowid INTEGER NOT NULL REFERENCES messages(id),
+    seen_run INTEGER NOT NULL,
+    UNIQUE (source_id, key)
+  );
+  CREATE INDEX locations_message ON locations (message_rowid);
+
+  -- Union of header labels, location labels and folder-derived labels; kept in step by the store.
+  CREATE TABLE message_labels (
+    message_rowid INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+    label TEXT NOT NULL,
+    PRIMARY KEY (message_rowid, label)
+  ) WITHOUT ROWID;
+  CREATE INDEX message_labels_label ON message_labels (label, message_rowid);
+
+  CREATE TABLE failures (
+    id INTEGER PRIMARY KEY,
+    source_id INTEGER NOT NULL REFERENCES sources(id),
+    key TEXT NOT NULL,
+    folder TEXT NOT NULL,
+    fingerprint TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    at INTEGER NOT NULL,
+    seen_run INTEGER NOT NULL,
+    UNIQUE (source_id, key)
+  );
+
+  -- JWZ containers: one per Message-ID seen in a message or in a reference list.
+  -- present = 0 is a placeholder for a parent that has not arrived (or was deleted).
+  CREATE TABLE thread_nodes (
+    inbox_id INTEGER NOT NULL,
+    message_id TEXT NOT NULL,
+    parent_id TEXT,
+    thread_id TEXT NOT NULL,
+    present INTEGER NOT NULL,
+    PRIMARY KEY (inbox_id, message_id)
+  ) WITHOUT ROWID;
+  CREATE INDEX thread_nodes_thread ON thread_nodes (inbox_id, thread_id);
+
+  -- Provider thread keys (Gmail X-GM-THRID, Outlook Thread-Index) mapped to our thread.
+  CREATE TABLE thread_keys (
+    inbox_id INTEGER NOT NULL,
+    key TEXT NOT NULL,
+    thread_id TEXT NOT NULL,
+    PRIMARY KEY (inbox_id, key)
+  ) WITHOUT ROWID;
+
+  CREATE TABLE threads (
+    inbox_id INTEGER NOT NULL,
+    id TEXT NOT NULL,
+    message_count INTEGER NOT NULL,
+    PRIMARY KEY (inbox_id, id)
+  ) WITHOUT ROWID;
+
+  -- A thread id absorbed by a merge keeps resolving to the surviving thread.
+  CREATE TABLE thread_aliases (
+    inbox_id INTEGER NOT NULL,
+    old_id TEXT NOT NULL,
+    new_id TEXT NOT NULL,
+    PRIMARY KEY (inbox_id, old_id)
+  ) WITHOUT ROWID;
+  `,
+];

@@ -1,0 +1,77 @@
+// The JWZ container graph of one inbox, stored in thread_nodes / thread_keys / threads.
+
+import { type ThreadGraph, type ThreadNode, threadIdFromSeed } from '../thread/index.js';
+import { type Db, sql } from './archive.js';
+
+interface NodeRow {
+  message_id: string;
+  parent_id: string | null;
+  thread_id: string;
+  present: number;
+}
+
+export class SqliteThreadGraph implements ThreadGraph {
+  constructor(
+    private readonly db: Db,
+    private readonly inboxId: number,
+    private readonly inboxName: string,
+  ) {}
+
+  getNode(messageId: string): ThreadNode | undefined {
+    const row = sql(this.db, 'SELECT message_id, parent_id, thread_id, present FROM thread_nodes WHERE inbox_id = ? AND message_id = ?').get(this.inboxId, messageId) as NodeRow | undefined;
+    if (!row) return undefined;
+    return { messageId: row.message_id, parentId: row.parent_id, threadId: row.thread_id, present: row.present === 1 };
+  }
+
+  putNode(node: ThreadNode): void {
+    sql(
+      this.db,
+      'INSERT OR REPLACE INTO thread_nodes (inbox_id, message_id, parent_id, thread_id, present) VALUES (?, ?, ?, ?, ?)',
+    ).run(this.inboxId, node.messageId, node.parentId, node.threadId, node.present ? 1 : 0);
+  }
+
+  threadForKey(key: string): string | undefined {
+    return (sql(this.db, 'SELECT thread_id FROM thread_keys WHERE inbox_id = ? AND key = ?').get(this.inboxId, key) as { thread_id: string } | undefined)?.thread_id;
+  }
+
+  setThreadForKey(key: string, threadId: string): void {
+    sql(this.db, 'INSERT OR REPLACE INTO thread_keys (inbox_id, key, thread_id) VALUES (?, ?, ?)').run(this.inboxId, key, threadId);
+  }
+
+  threadSize(threadId: string): number {
+    return (sql(this.db, 'SELECT count(*) AS n FROM thread_nodes WHERE inbox_id = ? AND thread_id = ?').get(this.inboxId, threadId) as { n: number }).n;
+  }
+
+  mergeThreads(survivor: string, absorbed: readonly string[]): void {
+    const db = this.db;
+    for (const old of absorbed) {
+      const args = [survivor, this.inboxId, old] as const;
+      sql(db, 'UPDATE thread_nodes SET thread_id = ? WHERE inbox_id = ? AND thread_id = ?').run(...args);
+      sql(db, 'UPDATE messages SET thread_id = ? WHERE inbox_id = ? AND thread_id = ?').run(...args);
+      sql(db, 'UPDATE thread_keys SET thread_id = ? WHERE inbox_id = ? AND thread_id = ?').run(...args);
+      sql(db, 'UPDATE thread_aliases SET new_id = ? WHERE inbox_id = ? AND new_id = ?').run(...args);
+      sql(db, 'INSERT OR REPLACE INTO thread_aliases (inbox_id, old_id, new_id) VALUES (?, ?, ?)').run(
+        this.inboxId,
+        old,
+        survivor,
+      );
+      const count = sql(db, 'DELETE FROM threads WHERE inbox_id = ? AND id = ? RETURNING message_count')
+        .get(this.inboxId, old) as { message_count: number } | undefined;
+      if (count) addToThreadCount(db, this.inboxId, survivor, count.message_count);
+    }
+  }
+
+  newThreadId(seed: string): string {
+    return threadIdFromSeed(`${this.inboxName}\n${seed}`);
+  }
+}
+
+/** Adjusts a thread's message count, creating the row on first use and dropping it at zero. */
+export function addToThreadCount(db: Db, inboxId: number, threadId: string, delta: number): void {
+  sql(
+    db,
+    `INSERT INTO threads (inbox_id, id, message_count) VALUES (?, ?, ?)
+     ON CONFLICT (inbox_id, id) DO UPDATE SET message_count = message_count + excluded.message_count`,
+  ).run(inboxId, threadId, delta);
+  sql(db, 'DELETE FROM threads WHERE inbox_id = ? AND id = ? AND message_count <= 0').run(inboxId, threadId);
+}

@@ -1,0 +1,37 @@
+#!/usr/bin/env node
+// The mailsift command line: parses arguments, resolves --db / MAILSIFT_* settings,
+// calls the engine, and maps errors to exit codes.
+
+import { Command } from 'commander';
+import { registerIngest } from './commands/ingest.js';
+import { registerParse } from './commands/parse.js';
+import { registerShow } from './commands/show.js';
+import { registerStatus } from './commands/status.js';
+import { registerThread } from './commands/thread.js';
+import { type GlobalOptions, reportError } from './context.js';
+
+const program = new Command('mailsift')
+  .description('local-first email search and retrieval for agents and RAG')
+  .option('--db <path>', 'archive database (default ./mailsift.db, or MAILSIFT_DB)')
+  .option('--json', 'print JSON')
+  .enablePositionalOptions(false)
+  .showHelpAfterError();
+
+const globals = (): GlobalOptions => program.opts<GlobalOptions>();
+for (const register of [registerIngest, registerStatus, registerShow, registerThread, registerParse]) {
+  const before = program.commands.length;
+  register(program, globals);
+  // --db and --json are accepted after the verb too (`mailsift status --json`).
+  for (const command of program.commands.slice(before)) {
+    command.option('--db <path>', 'archive database').option('--json', 'print JSON');
+    command.hook('preAction', (_this, action) => {
+      const local = action.opts<GlobalOptions>();
+      if (local.db !== undefined) program.setOptionValue('db', local.db);
+      if (local.json) program.setOptionValue('json', true);
+    });
+  }
+}
+
+program.parseAsync(process.argv).catch((error: unknown) => {
+  process.exitCode = reportError(error, Boolean(program.opts<GlobalOptions>().json));
+});
