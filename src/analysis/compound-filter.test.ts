@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import { identifierAnalyzer, textAnalyzer } from './analyzers.js';
+import { assertAnalyzesTo, spans } from './assert-analyzes-to.js';
+import { MAX_TOKEN_LENGTH } from './fold.js';
+
+const text = textAnalyzer(null);
+
+describe('compoundFilter', () => {
+  it('adds identifiers with digits after their parts', () => {
+    assertAnalyzesTo(text, 'Invoice INV-4471 is due', [
+      'invoice',
+      'inv',
+      '4471',
+      'compound:inv_4471',
+      'is',
+      'due',
+    ]);
+    assertAnalyzesTo(text, 'upgrade to v2.3.1 today', [
+      'upgrade',
+      'to',
+      'v2',
+      '3',
+      '1',
+      'compound:v2_3_1',
+      'today',
+    ]);
+    assertAnalyzesTo(text, 'call +1-555-0100', ['call', '1', '555', '0100', 'compound:1_555_0100']);
+  });
+
+  it('adds addresses, domains and snake_case names', () => {
+    assertAnalyzesTo(text, 'write to a.b@c.com.', [
+      'write',
+      'to',
+      'a',
+      'b',
+      'c',
+      'com',
+      'compound:a_b_c_com',
+    ]);
+    assertAnalyzesTo(text, 'see stripe.com', ['see', 'stripe', 'com', 'compound:stripe_com']);
+    assertAnalyzesTo(text, 'set max_retry_count', [
+      'set',
+      'max',
+      'retry',
+      'count',
+      'compound:max_retry_count',
+    ]);
+  });
+
+  it('leaves plain hyphenated words as words', () => {
+    assertAnalyzesTo(text, 'a well-known e-mail from Jean-Pierre', [
+      'word:a',
+      'word:well',
+      'word:known',
+      'word:e',
+      'word:mail',
+      'word:from',
+      'word:jean',
+      'word:pierre',
+    ]);
+  });
+
+  it('takes the address out of a mailto or URL', () => {
+    assertAnalyzesTo(text, 'mailto:billing@stripe.com https://docs.stripe.com/api', [
+      'mailto',
+      'billing',
+      'stripe',
+      'com',
+      'compound:billing_stripe_com',
+      'https',
+      'docs',
+      'stripe',
+      'com',
+      'compound:docs_stripe_com',
+      'api',
+    ]);
+  });
+
+  it('spans the whole identifier in the original text, folded', () => {
+    const input = 'Ref. ÉTÉ-2024 at Straße.5';
+    const tokens = assertAnalyzesTo(text, input, [
+      'ref',
+      'ete',
+      '2024',
+      'compound:ete_2024',
+      'at',
+      'strasse',
+      '5',
+      'compound:strasse_5',
+    ]);
+    expect(spans(input, tokens)).toEqual(['Ref', 'ÉTÉ', '2024', 'ÉTÉ-2024', 'at', 'Straße', '5', 'Straße.5']);
+  });
+
+  it('caps compounds of many parts', () => {
+    const input = Array.from({ length: 500 }, (_, i) => `p${i}`).join('.');
+    const tokens = text.analyze(input, 'document');
+    const compound = tokens.find((t) => t.kind === 'compound');
+    expect(compound?.term.length).toBe(MAX_TOKEN_LENGTH);
+    expect(compound?.term.startsWith('p0_p1_p2_')).toBe(true);
+    expect(tokens.filter((t) => t.kind === 'word')).toHaveLength(500);
+  });
+
+  it('is not part of the identifier analyzer', () => {
+    assertAnalyzesTo(identifierAnalyzer(), 'INV-4471 <a.b@c.com>', ['inv', '4471', 'a', 'b', 'c', 'com']);
+  });
+});

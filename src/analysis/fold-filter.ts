@@ -1,0 +1,17 @@
+// Token filter: folds every token's term (lowercase + accents, see foldTerm) and caps its
+// length; drops runs that fold to nothing (a stray combining mark).
+
+import { capTerm, foldTerm } from './fold.js';
+import type { StreamToken, TokenFilter } from './types.js';
+
+export const foldFilter: TokenFilter = (tokens) => {
+  const kept: StreamToken[] = [];
+  for (const token of tokens) {
+    // A run is only letters and digits, so an ASCII run folds by lowercasing.
+    const folded = capTerm(token.ascii ? token.source.toLowerCase() : foldTerm(token.source));
+    if (folded.length === 0) continue;
+    token.term = folded;
+    kept.push(token);
+  }
+  return kept;
+};

@@ -1,0 +1,72 @@
+// Snowball stemming for our languages, behind a bounded cache: uncached stemming runs at
+// 30–100k words/s, cached lookups at millions/s (FACTS.md), and mail repeats its words.
+
+import snowball, { type Stemmer } from 'snowball-stemmers';
+import { foldTerm, hasAsciiDigit, MAX_TOKEN_LENGTH } from './fold.js';
+import type { Language } from './language.js';
+
+const ALGORITHMS: Readonly<Record<Language, string>> = {
+  en: 'english',
+  it: 'italian',
+  de: 'german',
+  fr: 'french',
+  es: 'spanish',
+  pt: 'portuguese',
+  nl: 'dutch',
+  ru: 'russian',
+};
+
+/**
+ * Distinct words cached per language. Real vocabularies of a mailbox run to ~100k words;
+ * 50k entries (a few MB) keep the hit rate high, and eviction is oldest-first.
+ */
+const CACHE_SIZE = 50_000;
+
+/** Words shorter than this are left alone: no snowball rule shortens them usefully. */
+const MIN_STEM_INPUT = 3;
+
+interface CachedStemmer {
+  readonly stemmer: Stemmer;
+  readonly cache: Map<string, string>;
+}
+
+const stemmers = new Map<Language, CachedStemmer>();
+
+function stemmerFor(language: Language): CachedStemmer {
+  let entry = stemmers.get(language);
+  if (entry === undefined) {
+    entry = { stemmer: snowball.newStemmer(ALGORITHMS[language]), cache: new Map() };
+    stemmers.set(language, entry);
+  }
+  return entry;
+}
+
+/**
+ * The folded stem of a word as written, or '' when it is too short, longer than the token
+ * cap, or holds a digit. Snowball rules
+ * read accents (`-ación`, `-ção`, `ß`), so the stemmer sees the word lowercased with ё→е
+ * (the Russian stemmer does not know ё) but not folded; the stem is folded afterwards so it
+ * compares with folded query stems.
+ */
+export function stemWord(language: Language, word: string): string {
+  if (word.length < MIN_STEM_INPUT || word.length > MAX_TOKEN_LENGTH) return '';
+  const { stemmer, cache } = stemmerFor(language);
+  let stem = cache.get(word);
+  if (stem === undefined) {
+    // Codes and numbers (`4471`, `2nd`, `v2`) have no stem.
+    stem = hasAsciiDigit(word) ? '' : foldTerm(stemmer.stem(stemmerInput(word)));
+    if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+    cache.set(word, stem);
+  }
+  return stem;
+}
+
+function stemmerInput(word: string): string {
+  const lower = word.toLowerCase();
+  return isAsciiString(lower) ? lower : lower.replaceAll('ё', 'е').normalize('NFC');
+}
+
+function isAsciiString(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) >= 0x80) return false;
+  return true;
+}
