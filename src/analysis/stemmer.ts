@@ -61,9 +61,10 @@ export function stemWord(language: Language, word: string): string {
   return stem;
 }
 
+/** NFKC so ligatures, fullwidth and styled letters (`ﬁ`, `Ｆ`, `𝐈`) reach the stemmer as plain letters. */
 function stemmerInput(word: string): string {
-  const lower = word.toLowerCase();
-  return isAsciiString(lower) ? lower : lower.replaceAll('ё', 'е').normalize('NFC');
+  if (isAsciiString(word)) return word.toLowerCase();
+  return word.normalize('NFKC').toLowerCase().replaceAll('ё', 'е');
 }
 
 function isAsciiString(s: string): boolean {
