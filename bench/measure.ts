@@ -1,0 +1,53 @@
+// Shared helpers for benchmarks: argument parsing, directory sizes, percentiles and
+// running a step in a child process so its peak RSS is its own.
+
+import { fork } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** `--name value` from argv, else the environment variable, else the fallback. */
+export function numberArg(name: string, env: string, fallback: number): number {
+  const at = process.argv.indexOf(`--${name}`);
+  const text = at >= 0 ? process.argv[at + 1] : process.env[env];
+  const value = text === undefined ? fallback : Number(text);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} must be a positive number, got ${text}`);
+  return value;
+}
+
+export function directorySize(path: string): number {
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.size;
+  let total = 0;
+  for (const name of readdirSync(path)) total += directorySize(join(path, name));
+  return total;
+}
+
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
+}
+
+export const mb = (bytes: number): string => `${(bytes / 1048576).toFixed(1)} MB`;
+
+/**
+ * Runs this same script in a child process with `--child <step>` and returns the JSON
+ * the child sends back, plus the child's peak RSS (process.resourceUsage().maxRSS).
+ */
+export function runChild<T>(script: string, step: string, args: string[] = []): Promise<T & { maxRssBytes: number }> {
+  return new Promise((resolve, reject) => {
+    const child = fork(script, ['--child', step, ...args], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    let result: (T & { maxRssBytes: number }) | undefined;
+    child.on('message', (message) => {
+      result = message as T & { maxRssBytes: number };
+    });
+    child.on('exit', (code) => {
+      if (code === 0 && result) resolve(result);
+      else reject(new Error(`benchmark step ${step} exited with ${code}`));
+    });
+  });
+}
+
+/** In a child started by runChild: sends the result with this process's peak RSS. */
+export function replyToParent(result: object): void {
+  process.send?.({ ...result, maxRssBytes: process.resourceUsage().maxRSS * 1024 });
+}

@@ -1,0 +1,137 @@
+// Ingest end to end on the project's fixtures: dedupe, variants, threading order,
+// loops, failures, unchanged re-runs and deletions propagated from the source.
+
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Mailsift } from '../engine.js';
+
+const FIXTURES = join(import.meta.dirname, '..', '..', 'test', 'fixtures');
+const opened: Mailsift[] = [];
+
+function freshArchive(): Mailsift {
+  const engine = Mailsift.open(':memory:');
+  opened.push(engine);
+  return engine;
+}
+
+/** A private copy of a fixture folder, so tests can add and remove files. */
+function copyFixture(topic: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'mailsift-ingest-'));
+  cpSync(join(FIXTURES, topic), dir, { recursive: true });
+  return dir;
+}
+
+afterEach(() => {
+  for (const engine of opened.splice(0)) engine.close();
+});
+
+describe('ingest', () => {
+  it('stores a message seen in two folders once, with both folders and their labels', async () => {
+    const engine = freshArchive();
+    const report = await engine.ingest([join(FIXTURES, 'duplicates', 'two-folders')], { workers: 0 });
+    expect(report).toMatchObject({ scanned: 2, added: 1, duplicates: 1, failed: 0 });
+    const message = engine.getMessage('<0100018fdd3a-inv4471@email.stripe.com>');
+    expect(message.folders).toEqual(['Archive', 'INBOX']);
+    expect(message.labels).toEqual(['archive', 'inbox']);
+    expect(engine.status()).toMatchObject({ messages: 1, duplicates: 1, threads: 1 });
+  });
+
+  it('dedupes messages without Message-ID on a content hash and gives them a stable synthetic id', async () => {
+    const engine = freshArchive();
+    const report = await engine.ingest([join(FIXTURES, 'duplicates', 'no-message-id')], { workers: 0 });
+    expect(report).toMatchObject({ scanned: 3, added: 2, duplicates: 1 });
+    const again = freshArchive();
+    await again.ingest([join(FIXTURES, 'duplicates', 'no-message-id')], { workers: 0 });
+    const ids = (e: Mailsift) =>
+      e.archive.db.prepare('SELECT message_id FROM messages ORDER BY message_id').pluck().all() as string[];
+    expect(ids(again)).toEqual(ids(engine));
+    expect(ids(engine).every((id) => id.endsWith('@mailsift.invalid'))).toBe(true);
+  });
+
+  it('keeps a reused Message-ID with different content as a flagged variant', async () => {
+    const engine = freshArchive();
+    const report = await engine.ingest([join(FIXTURES, 'duplicates', 'variant')], { workers: 0 });
+    expect(report).toMatchObject({ added: 1, variants: 1 });
+    const original = engine.getMessage('reused-id-42@crm.example');
+    const variant = engine.archive.db
+      .prepare('SELECT message_id FROM messages WHERE variant_of IS NOT NULL')
+      .pluck()
+      .get() as string;
+    expect(variant).toMatch(/^reused-id-42@crm\.example#variant-[0-9a-f]{12}$/);
+    expect(engine.getMessage(variant).variantOf).toBe(original.messageId);
+    expect(engine.getMessage(variant).threadId).toBe(original.threadId);
+    expect(engine.status().variants).toBe(1);
+  });
+
+  it('threads replies that arrive before their parent, but not a message that only shares the subject', async () => {
+    const engine = freshArchive();
+    await engine.ingest([join(FIXTURES, 'threading', 'late-parent')], { workers: 0 });
+    const thread = engine.getThread('CAF3kq9m2@mail.fornitore-acme.it');
+    expect(thread.entries.map((e) => [e.message.messageId, e.depth])).toEqual([
+      ['20240513080102.5512@fornitore-acme.it', 0],
+      ['a1b2c3-reply1@example-buyer.com', 1],
+      ['CAF3kq9m2@mail.fornitore-acme.it', 2],
+    ]);
+    expect(engine.getMessage('unrelated-99@other-vendor.example').threadId).not.toBe(thread.threadId);
+    expect(engine.status().threads).toBe(2);
+  });
+
+  it('survives a reference loop', async () => {
+    const engine = freshArchive();
+    await engine.ingest([join(FIXTURES, 'threading', 'loop')], { workers: 0 });
+    const thread = engine.getThread('loop-a@broken-client.example');
+    expect(thread.entries).toHaveLength(2);
+  });
+
+  it('records a broken message with its location and reason and goes on', async () => {
+    const dir = copyFixture('threading/late-parent');
+    writeFileSync(join(dir, '00-empty.eml'), '');
+    const engine = freshArchive();
+    const report = await engine.ingest([dir], { workers: 0 });
+    expect(report).toMatchObject({ added: 4, failed: 1 });
+    const status = engine.status();
+    expect(status.failures).toBe(1);
+    expect(status.failureList[0]).toMatchObject({ location: '00-empty.eml' });
+    expect(status.failureList[0]?.reason).toMatch(/empty|not a message/i);
+    rmSync(dir, { recursive: true });
+  });
+
+  it('skips unchanged messages on a re-run and removes messages whose last location disappeared', async () => {
+    const dir = copyFixture('threading/late-parent');
+    const engine = freshArchive();
+    await engine.ingest([dir], { workers: 0 });
+    const again = await engine.ingest([dir], { workers: 0 });
+    expect(again).toMatchObject({ scanned: 4, unchanged: 4, added: 0, deleted: 0 });
+
+    rmSync(join(dir, '02-reply-1.eml'));
+    const afterDelete = await engine.ingest([dir], { workers: 0 });
+    expect(afterDelete).toMatchObject({ scanned: 3, unchanged: 3, deleted: 1 });
+    expect(() => engine.getMessage('a1b2c3-reply1@example-buyer.com')).toThrow(/no message/);
+    // The deleted message stays a placeholder: its reply still threads under the root.
+    const thread = engine.getThread('20240513080102.5512@fornitore-acme.it');
+    expect(thread.entries.map((e) => e.depth)).toEqual([0, 1]);
+    expect(engine.status()).toMatchObject({ messages: 3, threads: 2 });
+    rmSync(dir, { recursive: true });
+  });
+
+  it('keeps a message while another location still holds it', async () => {
+    const dir = copyFixture('duplicates/two-folders');
+    const engine = freshArchive();
+    await engine.ingest([dir], { workers: 0 });
+    rmSync(join(dir, 'INBOX'), { recursive: true });
+    const report = await engine.ingest([dir], { workers: 0 });
+    expect(report.deleted).toBe(0);
+    expect(engine.getMessage('0100018fdd3a-inv4471@email.stripe.com').labels).toEqual(['archive']);
+    rmSync(dir, { recursive: true });
+  });
+
+  it('names the path when a source does not exist', async () => {
+    const engine = freshArchive();
+    await expect(engine.ingest(['/nonexistent/mailbox'], { workers: 0 })).rejects.toMatchObject({
+      code: 'not_found',
+      param: '/nonexistent/mailbox',
+    });
+  });
+});
