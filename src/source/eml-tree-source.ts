@@ -1,0 +1,68 @@
+// A directory tree of .eml files (or one message file) as a MailSource. The walk is
+// depth-first in sorted name order, so every run yields the same sequence.
+import type { Stats } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import type { MailSource, SourceEntry } from '../core/index.js';
+import {
+  fileEntry,
+  mapOrdered,
+  resolveMaxMessageBytes,
+  type SourceOptions,
+  sortedEntries,
+  statExpecting,
+  statListed,
+  statPath,
+} from './fs-util.js';
+
+const STAT_WIDTH = 32;
+const EML = /\.eml$/i;
+
+export class EmlTreeSource implements MailSource {
+  readonly kind = 'eml';
+  readonly path: string;
+  private readonly maxMessageBytes: number;
+
+  constructor(path: string, options: SourceOptions = {}) {
+    this.path = resolve(path);
+    this.maxMessageBytes = resolveMaxMessageBytes(options);
+  }
+
+  /**
+   * Keys are paths relative to the root with '/' separators; a root that is a single file
+   * yields one entry keyed by its file name, whatever its extension.
+   */
+  async *scan(): AsyncGenerator<SourceEntry> {
+    const stats = await statPath(this.path);
+    if (stats.isFile()) {
+      yield this.entry(this.path, basename(this.path), '', stats);
+    } else if (stats.isDirectory()) {
+      yield* this.walk(this.path, '');
+    } else {
+      await statExpecting(this.path, 'directory');
+    }
+  }
+
+  private async *walk(dir: string, folder: string): AsyncGenerator<SourceEntry> {
+    const entries = ((await sortedEntries(dir)) ?? []).filter((entry) => !entry.name.startsWith('.'));
+    // Files and subdirectories interleave in name order; stats run ahead in a window.
+    const items = entries.filter((entry) => entry.isDirectory() || EML.test(entry.name));
+    const stated = mapOrdered(items, STAT_WIDTH, async (entry) => ({
+      entry,
+      stats: entry.isDirectory() ? null : await statListed(join(dir, entry.name)),
+    }));
+    for await (const { entry, stats } of stated) {
+      const relative = folder === '' ? entry.name : `${folder}/${entry.name}`;
+      if (entry.isDirectory()) yield* this.walk(join(dir, entry.name), relative);
+      else if (stats !== null) yield this.entry(join(dir, entry.name), relative, folder, stats);
+    }
+  }
+
+  private entry(file: string, key: string, folder: string, stats: Stats): SourceEntry {
+    return fileEntry(
+      file,
+      stats,
+      { key, folder, labels: [], fingerprint: `${stats.size}:${stats.mtimeMs}` },
+      this.maxMessageBytes,
+    );
+  }
+}

@@ -1,0 +1,125 @@
+// A Maildir (cr.yp.to/proto/maildir.html) as a MailSource, with Maildir++ '.Sub.Folder'
+// folders and plain nested maildirs. Files are listed and stat'ed, never read, during scan.
+import { join, resolve } from 'node:path';
+import type { MailSource, SourceEntry } from '../core/index.js';
+import { flagLabels, MAILDIR_FLAGS } from './flags.js';
+import {
+  fileEntry,
+  hasMaildirParts,
+  mapOrdered,
+  resolveMaxMessageBytes,
+  type SourceOptions,
+  sortedEntries,
+  statExpecting,
+  statListed,
+} from './fs-util.js';
+
+interface Folder {
+  readonly name: string;
+  readonly dir: string;
+}
+
+/** Stats kept in flight while walking a folder. */
+const STAT_WIDTH = 32;
+/** Nesting depth of plain maildirs followed; deeper trees are almost surely loops or mistakes. */
+const MAX_DEPTH = 32;
+const PARTS = new Set(['cur', 'new', 'tmp']);
+
+export class MaildirSource implements MailSource {
+  readonly kind = 'maildir';
+  readonly path: string;
+  private readonly maxMessageBytes: number;
+
+  constructor(path: string, options: SourceOptions = {}) {
+    this.path = resolve(path);
+    this.maxMessageBytes = resolveMaxMessageBytes(options);
+  }
+
+  /**
+   * Folders come in a fixed order (INBOX, then subfolders by directory name), messages
+   * in file-name order, cur/ before new/. tmp/ holds deliveries in progress and is skipped.
+   */
+  async *scan(): AsyncGenerator<SourceEntry> {
+    await statExpecting(this.path, 'directory');
+    for await (const folder of this.folders()) yield* this.scanFolder(folder);
+  }
+
+  private async *folders(): AsyncGenerator<Folder> {
+    if (await hasMaildirParts(this.path)) yield { name: 'INBOX', dir: this.path };
+    for (const entry of (await sortedEntries(this.path)) ?? []) {
+      if (!entry.isDirectory() || !entry.name.startsWith('.') || entry.name === '..') continue;
+      const dir = join(this.path, entry.name);
+      // Dotfiles and dot-directories that are not maildirs (.git, dovecot caches) are ignored.
+      if (entry.name.length > 1 && (await hasMaildirParts(dir))) {
+        yield { name: maildirPlusPlusName(entry.name), dir };
+      }
+    }
+    yield* this.nested(this.path, [], 0);
+  }
+
+  /** Plain nested maildirs (Dovecot LAYOUT=fs, mbsync): 'Work/Clients/cur' is folder 'Work/Clients'. */
+  private async *nested(dir: string, names: readonly string[], depth: number): AsyncGenerator<Folder> {
+    if (depth >= MAX_DEPTH) return;
+    for (const entry of (await sortedEntries(dir)) ?? []) {
+      if (!entry.isDirectory() || entry.name.startsWith('.') || PARTS.has(entry.name)) continue;
+      const child = join(dir, entry.name);
+      const path = [...names, entry.name];
+      if (await hasMaildirParts(child)) yield { name: path.join('/'), dir: child };
+      yield* this.nested(child, path, depth + 1);
+    }
+  }
+
+  private async *scanFolder(folder: Folder): AsyncGenerator<SourceEntry> {
+    const inCur = new Set<string>();
+    for (const part of ['cur', 'new'] as const) {
+      const dir = join(folder.dir, part);
+      const names = ((await sortedEntries(dir)) ?? [])
+        .filter((entry) => !entry.name.startsWith('.') && !entry.isDirectory())
+        .map((entry) => entry.name);
+      const stats = mapOrdered(names, STAT_WIDTH, async (name) => ({
+        name,
+        stats: await statListed(join(dir, name)),
+      }));
+      for await (const { name, stats: fileStats } of stats) {
+        if (fileStats === null) continue;
+        const { unique, info } = splitFileName(name);
+        // A message caught mid-move from new/ to cur/ is listed twice; cur/ wins.
+        if (part === 'cur') inCur.add(unique);
+        else if (inCur.has(unique)) continue;
+        const flags = part === 'cur' ? info : '';
+        yield fileEntry(
+          join(dir, name),
+          fileStats,
+          {
+            key: `${folder.name}/${unique}`,
+            folder: folder.name,
+            labels: flagLabels(flags, MAILDIR_FLAGS),
+            fingerprint: `${fileStats.size}:${fileStats.mtimeMs}:${flags}`,
+          },
+          this.maxMessageBytes,
+        );
+      }
+    }
+  }
+}
+
+/** Splits 'unique:2,FS' (or '!2,' on file systems that forbid ':') into its parts. */
+export function splitFileName(name: string): { unique: string; info: string } {
+  const match = /[:!]2,/.exec(name);
+  if (match === null) return { unique: name, info: '' };
+  return { unique: name.slice(0, match.index), info: name.slice(match.index + 3) };
+}
+
+/** '.Archive.2024' → 'Archive/2024', decoding Dovecot's modified UTF-7 (RFC 3501 §5.1.3). */
+export function maildirPlusPlusName(dirName: string): string {
+  return dirName.slice(1).split('.').map(decodeModifiedUtf7).join('/');
+}
+
+function decodeModifiedUtf7(segment: string): string {
+  return segment.replace(/&([^-]*)-/g, (whole, encoded: string) => {
+    if (encoded === '') return '&';
+    const utf16be = Buffer.from(encoded.replace(/,/g, '/'), 'base64');
+    // A malformed run is left as written rather than guessed at.
+    return utf16be.length % 2 === 0 ? utf16be.swap16().toString('utf16le') : whole;
+  });
+}
