@@ -1,6 +1,7 @@
 // mailsift ingest <path>... [--inbox NAME]
 
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
+import { nonNegativeInteger } from '../arguments.js';
 import { type GlobalOptions, printJson, printLine, withEngine } from '../context.js';
 import { terminalProgress } from '../progress.js';
 
@@ -10,16 +11,18 @@ export function registerIngest(program: Command, globals: () => GlobalOptions): 
     .description('ingest mailboxes (mbox files, Maildir folders, .eml trees) into the archive')
     .argument('<paths...>', 'mailbox files or directories')
     .option('--inbox <name>', 'inbox the messages belong to', process.env.MAILSIFT_INBOX ?? 'default')
-    .option('--mbox-format <format>', 'mbox escaping: mboxrd or mboxo', 'mboxrd')
-    .option('--workers <n>', 'parser worker threads (0 = parse inline)')
-    .action(async (paths: string[], options: { inbox: string; mboxFormat: string; workers?: string }) => {
+    .addOption(new Option('--mbox-format <format>', 'how >From lines were escaped').choices(['mboxrd', 'mboxo']).default('mboxrd'))
+    .option('--workers <n>', 'parser worker threads (0 = parse inline)', nonNegativeInteger('--workers'))
+    .option('--batch-size <n>', 'messages per transaction', nonNegativeInteger('--batch-size'))
+    .action(async (paths: string[], options: { inbox: string; mboxFormat: string; workers?: number; batchSize?: number }) => {
       const global = globals();
       const onProgress = global.json ? null : terminalProgress();
       const report = await withEngine(global, (engine) =>
         engine.ingest(paths, {
           inbox: options.inbox,
           mboxFormat: options.mboxFormat === 'mboxo' ? 'mboxo' : 'mboxrd',
-          workers: options.workers === undefined ? undefined : Number(options.workers),
+          workers: options.workers,
+          batchSize: options.batchSize,
           onProgress: onProgress ?? undefined,
         }),
       );

@@ -1,0 +1,24 @@
+// Runs the built CLI (dist/) the way a user does: a real process, real exit codes.
+
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const CLI = join(import.meta.dirname, '..', '..', 'dist', 'src', 'surfaces', 'cli', 'main.js');
+
+if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` (npm test does) before the e2e tests`);
+
+export interface CliResult {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function runCli(args: readonly string[], env: NodeJS.ProcessEnv = {}): CliResult {
+  const result = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { ...process.env, ...env } });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+export function startCli(args: readonly string[]): ChildProcess {
+  return spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+}
