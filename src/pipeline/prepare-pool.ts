@@ -52,7 +52,6 @@ class WorkerPreparePool implements PreparePool {
         for (const pending of this.pending.values()) pending.reject(error);
         this.pending.clear();
       });
-      worker.unref();
       return worker;
     });
   }
