@@ -1,0 +1,107 @@
+// The cleaning stage: splits a parsed message's body into what its author wrote, the history
+// it quotes, forwarded blocks, signature, disclaimer and footer (see CleanedBody).
+import { LIMITS } from '../core/limits.js';
+import type { CleanedBody } from '../core/types.js';
+import { assemble } from './assemble.js';
+import { flattenHtml, type LineHint } from './html.js';
+import { splitQuotes } from './quotes.js';
+import { splitTails } from './tail.js';
+
+export { htmlToText } from './html.js';
+
+/** Bumped whenever a rule changes, so evaluations can tell which cleaner produced a result. */
+export const CLEANER_VERSION = '1';
+
+export interface CleanOptions {
+  /** HTML beyond this many characters is cut before parsing. */
+  readonly maxHtmlChars?: number;
+}
+
+const EMPTY: CleanedBody = {
+  source: 'none',
+  body: '',
+  spans: [],
+  authored: '',
+  quoted: '',
+  forwarded: [],
+  signature: '',
+  disclaimer: '',
+  footer: '',
+};
+
+/** Cleans lines; text past LIMITS.maxCleanChars is appended unsplit as authored. */
+function cleanLines(source: 'text' | 'html', lines: string[], hints: readonly LineHint[]): CleanedBody {
+  let kept = lines;
+  let tail = '';
+  let size = 0;
+  for (let i = 0; i < lines.length; i++) {
+    size += (lines[i] as string).length + 1;
+    if (size > LIMITS.maxCleanChars) {
+      kept = lines.slice(0, i);
+      tail = `${i > 0 ? '\n' : ''}${lines.slice(i).join('\n')}`;
+      break;
+    }
+  }
+  const { kinds, forwarded } = splitQuotes(kept, hints);
+  splitTails(kept, kinds);
+  return assemble(source, kept, kinds, forwarded, tail);
+}
+
+function cleanText(text: string): CleanedBody {
+  return cleanLines('text', text.replace(/\r\n?/g, '\n').split('\n'), []);
+}
+
+function cleanHtml(html: string, maxHtmlChars: number): CleanedBody {
+  const { lines, hints } = flattenHtml(html, maxHtmlChars);
+  return cleanLines('html', [...lines], hints);
+}
+
+const wordCount = (text: string): number => text.split(/\s+/).filter(Boolean).length;
+
+/**
+ * Picks between the cleaned text and HTML parts when a message has both. The HTML wins
+ * unless it is a stub: its DOM shows quote containers the text part has lost, and
+ * newsletters' text parts are often a stub ("view this email in a browser"). A part is a
+ * stub when its body has under half the words of the other's; then the other one wins.
+ */
+function choose(fromText: CleanedBody, fromHtml: CleanedBody): CleanedBody {
+  return wordCount(fromHtml.body) * 2 < wordCount(fromText.body) ? fromText : fromHtml;
+}
+
+/** Splits a message body into its parts; pure, synchronous, and never throws. */
+export function cleanMessage(
+  input: { readonly text: string | null; readonly html: string | null },
+  options: CleanOptions = {},
+): CleanedBody {
+  const maxHtmlChars = options.maxHtmlChars ?? LIMITS.maxHtmlChars;
+  const text = input.text?.trim() ? input.text : null;
+  const html = input.html?.trim() ? input.html : null;
+  try {
+    const fromHtml = html === null ? null : cleanHtml(html, maxHtmlChars);
+    const fromText = text === null ? null : cleanText(text);
+    if (fromHtml && fromText) return choose(fromText, fromHtml);
+    return fromHtml ?? fromText ?? EMPTY;
+  } catch {
+    // A defect in a detector must not lose the message: keep everything as authored.
+    const body = text ?? '';
+    return {
+      ...EMPTY,
+      source: text === null ? 'none' : 'text',
+      body,
+      spans: body ? [{ kind: 'authored', start: 0, end: body.length }] : [],
+      authored: body.trim(),
+    };
+  }
+}
+
+/** The authored text capped for indexing; the full text stays in the CleanedBody. */
+export function authoredForIndex(cleaned: CleanedBody, maxChars = 20_000): string {
+  const text = cleaned.authored;
+  if (text.length <= maxChars) return text;
+  let cut = text.lastIndexOf(' ', maxChars);
+  if (cut < maxChars - 200) cut = maxChars;
+  // Never split a surrogate pair.
+  const code = text.charCodeAt(cut - 1);
+  if (code >= 0xd800 && code <= 0xdbff) cut--;
+  return text.slice(0, cut).trimEnd();
+}

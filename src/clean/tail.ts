@@ -1,0 +1,147 @@
+// Signatures, confidentiality disclaimers and unsubscribe footers at the end of each run of
+// authored lines. Conservative by design: each detector needs a strong cue, and only the
+// tail of a run is examined, so a false match can never eat the body of a message.
+import type { SpanKind } from '../core/types.js';
+import {
+  CONTACT_LINE,
+  DISCLAIMER,
+  FOOTER,
+  MOBILE_SIGNATURE,
+  SIGN_OFF,
+  SIGNATURE_DELIMITER,
+} from './patterns.js';
+import { type LineKinds, patternLine } from './quotes.js';
+
+/** A footer paragraph also carries one of these: what a personal "please unsubscribe me" lacks. */
+const BULK_CUE =
+  /©|\||click|here|preferences|receiving|received this|privacy|browser|qui\b|hier\b|ici\b|aquí|aqui\b|здесь|subscribed|iscritto|abonniert|inscrit|suscrito|inscrito|geabonneerd|подписан/i;
+
+/** Headings that open a disclaimer even when it is short. */
+const DISCLAIMER_HEADING =
+  /^(disclaimer|confidentiality notice|confidential|avviso di riservatezza|avvertenza|haftungsausschluss|vertraulichkeitshinweis|avertissement|aviso legal|aviso de confidencialidade|aviso|disclaimer:|уведомление о конфиденциальности)\b/i;
+
+/** Most lines a `-- ` signature may span; longer tails are more likely content. */
+const MAX_SIGNATURE_LINES = 20;
+/** Most lines after a sign-off that may form a contact block. */
+const MAX_CONTACT_LINES = 8;
+
+interface Paragraph {
+  readonly from: number;
+  readonly to: number;
+}
+
+/** Paragraphs (line ranges, inclusive) of the non-blank lines from..to. */
+function paragraphsOf(lines: readonly string[], from: number, to: number): Paragraph[] {
+  const out: Paragraph[] = [];
+  let start = -1;
+  for (let i = from; i <= to + 1; i++) {
+    const blank = i > to || (lines[i] as string).trim() === '';
+    if (blank && start >= 0) {
+      out.push({ from: start, to: i - 1 });
+      start = -1;
+    } else if (!blank && start < 0) start = i;
+  }
+  return out;
+}
+
+function textOf(lines: readonly string[], p: Paragraph): string {
+  return lines.slice(p.from, p.to + 1).join(' ');
+}
+
+function mark(kinds: LineKinds, lines: readonly string[], from: number, to: number, kind: SpanKind): void {
+  for (let i = from; i <= to; i++) if ((lines[i] as string).trim() !== '') kinds[i] = kind;
+}
+
+/** First footer paragraph among the last few, when everything after it is short. */
+function footerStart(lines: readonly string[], paragraphs: readonly Paragraph[]): number {
+  const first = Math.max(1, paragraphs.length - 8);
+  for (let p = first; p < paragraphs.length; p++) {
+    const text = textOf(lines, paragraphs[p] as Paragraph);
+    if (text.length > 600 || !FOOTER.test(text) || !BULK_CUE.test(text)) continue;
+    if (paragraphs.slice(p + 1).every((q) => textOf(lines, q).length <= 600)) return p;
+  }
+  return -1;
+}
+
+function isDisclaimer(text: string): boolean {
+  if (!DISCLAIMER.test(text)) return false;
+  return DISCLAIMER_HEADING.test(text) || text.split(/\s+/).length >= 20;
+}
+
+/** Where the signature of lines from..to starts, or -1. */
+function signatureStart(lines: readonly string[], from: number, to: number): number {
+  const nonBlank: number[] = [];
+  for (let i = from; i <= to; i++) if ((lines[i] as string).trim() !== '') nonBlank.push(i);
+  const last = nonBlank[nonBlank.length - 1];
+  if (last === undefined) return -1;
+  if (MOBILE_SIGNATURE.test(patternLine(lines[last] as string))) {
+    const before = signatureStart(lines, from, last - 1);
+    return before >= 0 ? before : last;
+  }
+  for (let k = nonBlank.length - 1; k >= Math.max(0, nonBlank.length - 1 - MAX_SIGNATURE_LINES); k--) {
+    const i = nonBlank[k] as number;
+    if (SIGNATURE_DELIMITER.test(lines[i] as string)) return i;
+  }
+  // Sign-off, then a short block of name and contact lines with at least one real contact cue.
+  for (let k = nonBlank.length - 2; k >= Math.max(1, nonBlank.length - 1 - MAX_CONTACT_LINES); k--) {
+    if (!SIGN_OFF.test(patternLine(lines[nonBlank[k] as number] as string))) continue;
+    const block = nonBlank.slice(k + 1).map((i) => patternLine(lines[i] as string));
+    if (block.every((t) => t.length > 0 && t.length <= 80) && block.some((t) => CONTACT_LINE.test(t))) {
+      return nonBlank[k + 1] as number;
+    }
+    return -1;
+  }
+  return -1;
+}
+
+/** Marks signature / disclaimer / footer lines at the tail of the authored run from..to. */
+function splitRunTail(
+  lines: readonly string[],
+  kinds: LineKinds,
+  from: number,
+  to: number,
+  afterHistory: boolean,
+): void {
+  const paragraphs = paragraphsOf(lines, from, to);
+  let end = paragraphs.length;
+  const footer = footerStart(lines, paragraphs);
+  if (footer >= 0) {
+    mark(kinds, lines, (paragraphs[footer] as Paragraph).from, to, 'footer');
+    end = footer;
+  }
+  while (end > (afterHistory ? 0 : 1) && isDisclaimer(textOf(lines, paragraphs[end - 1] as Paragraph))) {
+    const p = paragraphs[end - 1] as Paragraph;
+    mark(kinds, lines, p.from, p.to, 'disclaimer');
+    end--;
+  }
+  if (end === 0) return;
+  const lastLine = (paragraphs[end - 1] as Paragraph).to;
+  const signature = signatureStart(lines, from, lastLine);
+  if (signature >= 0) mark(kinds, lines, signature, lastLine, 'signature');
+}
+
+/** Applies the tail detectors to every maximal run of authored lines. */
+export function splitTails(lines: readonly string[], kinds: LineKinds): void {
+  let runFrom = -1;
+  let runTo = -1;
+  let seenOther = false;
+  let runAfterOther = false;
+  const close = (): void => {
+    if (runFrom >= 0) splitRunTail(lines, kinds, runFrom, runTo, runAfterOther);
+    runFrom = -1;
+  };
+  kinds.forEach((kind, i) => {
+    if (kind === null) return;
+    if (kind !== 'authored') {
+      close();
+      seenOther = true;
+      return;
+    }
+    if (runFrom < 0) {
+      runFrom = i;
+      runAfterOther = seenOther;
+    }
+    runTo = i;
+  });
+  close();
+}
