@@ -1,0 +1,160 @@
+// Pre-scan of the top-level header block before the MIME parser sees it: tells a message from
+// non-mail bytes, enforces the header limits, repairs undeclared 8-bit header bytes, and keeps
+// the unfolded fields for the headers mailparser does not interpret (References, Received...).
+
+import { MailsiftError } from '../core/errors.js';
+import { LIMITS } from '../core/limits.js';
+import { decodeRawHeader } from './charset.js';
+
+export interface HeaderField {
+  /** Field name, lowercased. */
+  readonly name: string;
+  /** Unfolded value, trimmed, decoded from raw bytes (UTF-8, or repaired legacy 8-bit). */
+  readonly value: string;
+}
+
+export interface HeaderBlock {
+  readonly fields: readonly HeaderField[];
+  /** Message bytes for the MIME parser: the input, or a copy whose header block was repaired. */
+  readonly bytes: Buffer;
+  /** Length of the header block in `bytes`, up to the blank line that ends it. */
+  readonly headerEnd: number;
+  readonly warnings: readonly string[];
+}
+
+const LF = 0x0a;
+const CRLF = Buffer.from('\r\n');
+/** Headers whose newest entries sit at the end, so an oversized line keeps its tail. */
+const TAIL_KEPT = new Set(['references', 'in-reply-to']);
+
+/** Offset just past the line break that ends the header block, and where the body starts. */
+function findHeaderEnd(bytes: Buffer, start: number): { headerEnd: number; bodyStart: number } {
+  const lfLf = bytes.indexOf('\n\n', start);
+  const lfCrLf = bytes.indexOf('\n\r\n', start);
+  if (lfLf === -1 && lfCrLf === -1) return { headerEnd: bytes.length, bodyStart: bytes.length };
+  if (lfCrLf === -1 || (lfLf !== -1 && lfLf < lfCrLf)) return { headerEnd: lfLf + 1, bodyStart: lfLf + 2 };
+  return { headerEnd: lfCrLf + 1, bodyStart: lfCrLf + 3 };
+}
+
+/** Field name of the line starting at `start`, or null when the line is not a header field. */
+function fieldName(bytes: Buffer, start: number, end: number): string | null {
+  const colon = bytes.indexOf(0x3a, start);
+  if (colon <= start || colon >= end || colon - start > 200) return null;
+  for (let i = start; i < colon; i++) {
+    const b = bytes[i] as number;
+    // RFC 5322 2.2: printable US-ASCII except colon; trailing WSP before ':' is obsolete syntax.
+    if ((b < 33 || b > 126) && !(b === 0x20 || b === 0x09)) return null;
+  }
+  return bytes.toString('latin1', start, colon).trim().toLowerCase() || null;
+}
+
+function unfold(raw: string): string {
+  return raw.replace(/\r?\n(?=[ \t])/g, '').replace(/\r?\n$/, '');
+}
+
+/** Keeps the tail of an oversized id list, cut at an id boundary. */
+function keepTail(name: string, value: string): Buffer {
+  const tail = value.slice(value.length - LIMITS.maxHeaderLineBytes + name.length + 4);
+  const cut = tail.search(/[\s<]/);
+  return Buffer.from(`${name}: ${cut === -1 ? '' : tail.slice(cut).trim()}\r\n`, 'latin1');
+}
+
+/**
+ * Reads and sanitizes the header block. Throws MailsiftError('bad_format') when the bytes do
+ * not start with a header block at all (empty input, binary data, plain text).
+ */
+export function readHeaderBlock(bytes: Buffer): HeaderBlock {
+  // An mbox "From " separator line left in front of the headers is not a header.
+  const start = bytes.subarray(0, 5).toString('latin1') === 'From ' ? bytes.indexOf(LF) + 1 : 0;
+  const { headerEnd, bodyStart } = findHeaderEnd(bytes, start);
+  const firstLineEnd = bytes.indexOf(LF, start);
+  if (fieldName(bytes, start, firstLineEnd === -1 ? bytes.length : firstLineEnd) === null) {
+    throw new MailsiftError('bad_format', 'not a message: the first line is not a header field', {
+      param: 'bytes',
+    });
+  }
+
+  const fields: HeaderField[] = [];
+  const kept: Buffer[] = [];
+  const warnings: string[] = [];
+  let changed = start > 0;
+  let total = 0;
+  let overflow = false;
+  let malformed = 0;
+
+  const addField = (fieldStart: number, fieldEnd: number, name: string): void => {
+    const size = fieldEnd - fieldStart;
+    let raw = bytes.subarray(fieldStart, fieldEnd);
+    if (size > LIMITS.maxHeaderLineBytes) {
+      changed = true;
+      if (!TAIL_KEPT.has(name)) {
+        warnings.push(`header: dropped ${name} line of ${size} bytes (limit ${LIMITS.maxHeaderLineBytes})`);
+        return;
+      }
+      warnings.push(`header: ${name} line of ${size} bytes truncated to its tail`);
+      raw = keepTail(name, unfold(raw.toString('latin1')));
+    }
+    if (total + raw.length > LIMITS.maxHeaderBytes) {
+      if (!overflow) warnings.push(`header: block over ${LIMITS.maxHeaderBytes} bytes, rest dropped`);
+      overflow = true;
+      changed = true;
+      return;
+    }
+    total += raw.length;
+    let text = raw.toString('latin1');
+    if (/[\x80-\xff]/.test(text)) {
+      const decoded = decodeRawHeader(raw);
+      text = decoded.text;
+      if (decoded.usedCharset !== null) {
+        warnings.push(`charset: undeclared 8-bit ${name} header decoded as ${decoded.usedCharset}`);
+        raw = Buffer.from(text, 'utf8');
+        changed = true;
+      }
+    }
+    kept.push(raw);
+    const value = unfold(text);
+    fields.push({ name, value: value.slice(value.indexOf(':') + 1).trim() });
+  };
+
+  let fieldStart = -1;
+  let name = '';
+  for (let lineStart = start; lineStart < headerEnd; ) {
+    const lf = bytes.indexOf(LF, lineStart);
+    const lineEnd = lf === -1 || lf >= headerEnd ? headerEnd : lf + 1;
+    const first = bytes[lineStart];
+    if (first === 0x20 || first === 0x09) {
+      if (fieldStart === -1) malformed++;
+    } else {
+      if (fieldStart !== -1) addField(fieldStart, lineStart, name);
+      fieldStart = -1;
+      const next = fieldName(bytes, lineStart, lineEnd);
+      if (next === null) malformed++;
+      else {
+        fieldStart = lineStart;
+        name = next;
+      }
+    }
+    lineStart = lineEnd;
+  }
+  if (fieldStart !== -1) addField(fieldStart, headerEnd, name);
+  if (malformed > 0) {
+    warnings.push(`header: dropped ${malformed} malformed header line${malformed > 1 ? 's' : ''}`);
+    changed = true;
+  }
+  if (!changed) return { fields, bytes, headerEnd, warnings };
+
+  const parts = kept.map((raw) => (raw[raw.length - 1] === LF ? raw : Buffer.concat([raw, CRLF])));
+  const newHeaderEnd = parts.reduce((sum, part) => sum + part.length, 0);
+  parts.push(bodyStart > headerEnd ? bytes.subarray(headerEnd) : CRLF);
+  return { fields, bytes: Buffer.concat(parts), headerEnd: newHeaderEnd, warnings };
+}
+
+/** Every value of a header, in message order (the topmost first). */
+export function headerValues(fields: readonly HeaderField[], name: string): string[] {
+  return fields.filter((field) => field.name === name).map((field) => field.value);
+}
+
+/** The first value of a header, or null. */
+export function firstHeader(fields: readonly HeaderField[], name: string): string | null {
+  return fields.find((field) => field.name === name)?.value ?? null;
+}

@@ -1,0 +1,6 @@
+// The parse stage: raw RFC 5322 bytes to ParsedMessage, plus the header helpers other stages
+// (dedupe, thread, surfaces) reuse on ids and authentication verdicts.
+
+export { parseAuthenticationResults } from './auth-results.js';
+export { normalizeMessageId, parseMessageIdList } from './message-id.js';
+export { type ParseOptions, parseMessage } from './parse-message.js';

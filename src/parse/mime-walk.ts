@@ -1,0 +1,208 @@
+// A light walk of the MIME structure over the raw bytes: where each leaf part's headers and
+// body sit, its type and parameters. It bounds depth and part count before mailparser runs,
+// and hands the charset repair the raw bytes of each body part, which mailparser never exposes.
+
+import iconv from 'iconv-lite';
+import { LIMITS } from '../core/limits.js';
+
+export interface RawField {
+  /** Lowercased name. */
+  readonly name: string;
+  /** The field as written, folding kept, without its final line break (latin1 view of the bytes). */
+  readonly raw: string;
+  /** Unfolded value after the colon, trimmed. */
+  readonly value: string;
+}
+
+export interface MimeLeaf {
+  /** Lowercased type/subtype; text/plain when the part declares none (RFC 2045 5.2). */
+  readonly contentType: string;
+  /** Content-Type parameters, names lowercased, RFC 2231 continuations joined and decoded. */
+  readonly params: ReadonlyMap<string, string>;
+  readonly disposition: string | null;
+  readonly dispositionParams: ReadonlyMap<string, string>;
+  readonly transferEncoding: string;
+  readonly fields: readonly RawField[];
+  /** Byte offsets in the walked message: the part's headers, then its body. */
+  readonly start: number;
+  readonly bodyStart: number;
+  readonly end: number;
+}
+
+export interface MimeTree {
+  readonly leaves: readonly MimeLeaf[];
+  readonly warnings: readonly string[];
+  /** True when a limit cut the walk short, so mailparser must not see the whole structure. */
+  readonly truncated: boolean;
+}
+
+/** Splits `name=value; name*0*=utf-8''a%20b` parameter lists; RFC 2231 values decoded. */
+export function parseParams(text: string): Map<string, string> {
+  const params = new Map<string, string>();
+  const pieces = new Map<string, { index: number; value: string; encoded: boolean }[]>();
+  const pattern = /;\s*([^\s=;]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;]*))/g;
+  for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
+    const key = (match[1] as string).toLowerCase();
+    const value = match[2] !== undefined ? match[2].replace(/\\(.)/g, '$1') : (match[3] ?? '').trim();
+    const extended = /^([^*]+)(?:\*(\d+))?(\*)?$/.exec(key);
+    if (extended === null || (extended[2] === undefined && extended[3] === undefined)) {
+      params.set(key, value);
+      continue;
+    }
+    const name = extended[1] as string;
+    const list = pieces.get(name) ?? [];
+    list.push({ index: Number(extended[2] ?? 0), value, encoded: extended[3] !== undefined });
+    pieces.set(name, list);
+  }
+  for (const [name, list] of pieces) {
+    list.sort((a, b) => a.index - b.index);
+    let charset = 'utf-8';
+    const bytes: Buffer[] = list.map((piece, i) => {
+      if (!piece.encoded) return Buffer.from(piece.value, 'latin1');
+      let value = piece.value;
+      if (i === 0) {
+        const quote = /^([^']*)'[^']*'/.exec(value);
+        if (quote) {
+          charset = quote[1] || charset;
+          value = value.slice(quote[0].length);
+        }
+      }
+      return Buffer.from(
+        value.replace(/%([0-9a-f]{2})/gi, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))),
+        'latin1',
+      );
+    });
+    const joined = Buffer.concat(bytes);
+    params.set(name, iconv.encodingExists(charset) ? iconv.decode(joined, charset) : joined.toString('utf8'));
+  }
+  return params;
+}
+
+function headerParams(value: string): Map<string, string> {
+  const semicolon = value.indexOf(';');
+  return semicolon === -1 ? new Map() : parseParams(value.slice(semicolon));
+}
+
+function readFields(s: string, start: number, end: number): RawField[] {
+  const fields: RawField[] = [];
+  for (const raw of s.slice(start, end).split(/\r?\n(?![ \t])/)) {
+    const colon = raw.indexOf(':');
+    if (colon <= 0) continue;
+    const value = raw
+      .slice(colon + 1)
+      .replace(/\r?\n[ \t]/g, ' ')
+      .trim();
+    fields.push({ name: raw.slice(0, colon).trim().toLowerCase(), raw, value });
+  }
+  return fields;
+}
+
+/** Where a part's header block ends (start of the blank line) and its body starts. */
+function splitEntity(s: string, start: number, end: number): { headerEnd: number; bodyStart: number } {
+  if (s.startsWith('\r\n', start)) return { headerEnd: start, bodyStart: start + 2 };
+  if (s.startsWith('\n', start)) return { headerEnd: start, bodyStart: start + 1 };
+  const blank = /\r?\n\r?\n/g;
+  blank.lastIndex = start;
+  const match = blank.exec(s);
+  if (match === null || match.index >= end) return { headerEnd: end, bodyStart: end };
+  return { headerEnd: match.index, bodyStart: Math.min(end, match.index + match[0].length) };
+}
+
+/** Offsets of the body parts between `--boundary` delimiter lines (RFC 2046 5.1.1). */
+function splitMultipart(s: string, start: number, end: number, boundary: string): [number, number][] {
+  const parts: [number, number][] = [];
+  const delimiter = `--${boundary}`;
+  let partStart = -1;
+  for (let at = s.indexOf(delimiter, start); at !== -1 && at < end; at = s.indexOf(delimiter, at + 1)) {
+    if (at !== start && s[at - 1] !== '\n') continue;
+    const after = at + delimiter.length;
+    const closing = s.startsWith('--', after);
+    const lineEnd = s.indexOf('\n', after);
+    const rest = s.slice(closing ? after + 2 : after, lineEnd === -1 ? end : lineEnd);
+    if (rest.trim() !== '') continue;
+    if (partStart !== -1) {
+      // The line break before a delimiter belongs to the delimiter.
+      const partEnd = s[at - 2] === '\r' ? at - 2 : at - 1;
+      parts.push([partStart, Math.max(partStart, partEnd)]);
+    }
+    if (closing) return parts;
+    partStart = lineEnd === -1 ? end : Math.min(end, lineEnd + 1);
+  }
+  // A missing closing delimiter is common in truncated mail: the last part runs to the end.
+  if (partStart !== -1) parts.push([partStart, end]);
+  return parts;
+}
+
+/** Walks the message, stopping below LIMITS.maxMimeDepth and after LIMITS.maxMimeParts parts. */
+export function walkMime(bytes: Buffer): MimeTree {
+  const s = bytes.toString('latin1');
+  const leaves: MimeLeaf[] = [];
+  const warnings: string[] = [];
+  let nodes = 0;
+  let tooDeep = false;
+  let tooMany = false;
+
+  const visit = (start: number, end: number, depth: number): void => {
+    if (++nodes > LIMITS.maxMimeParts) {
+      tooMany = true;
+      return;
+    }
+    const { headerEnd, bodyStart } = splitEntity(s, start, end);
+    const fields = readFields(s, start, headerEnd);
+    const contentTypeValue = fields.find((field) => field.name === 'content-type')?.value ?? '';
+    const contentType = contentTypeValue.split(';')[0]?.trim().toLowerCase() || 'text/plain';
+    const params = headerParams(contentTypeValue);
+    const boundary = params.get('boundary');
+    if (contentType.startsWith('multipart/') && boundary) {
+      if (depth >= LIMITS.maxMimeDepth) {
+        tooDeep = true;
+        return;
+      }
+      for (const [partStart, partEnd] of splitMultipart(s, bodyStart, end, boundary)) {
+        if (tooMany) return;
+        visit(partStart, partEnd, depth + 1);
+      }
+      return;
+    }
+    const dispositionValue = fields.find((field) => field.name === 'content-disposition')?.value ?? '';
+    const encoding = fields.find((field) => field.name === 'content-transfer-encoding')?.value ?? '';
+    leaves.push({
+      contentType,
+      params,
+      disposition: dispositionValue.split(';')[0]?.trim().toLowerCase() || null,
+      dispositionParams: headerParams(dispositionValue),
+      transferEncoding: encoding.toLowerCase() || '7bit',
+      fields,
+      start,
+      bodyStart,
+      end,
+    });
+  };
+
+  visit(0, s.length, 0);
+  if (tooDeep) warnings.push(`mime: nesting deeper than ${LIMITS.maxMimeDepth} levels, deeper parts skipped`);
+  if (tooMany) warnings.push(`mime: more than ${LIMITS.maxMimeParts} parts, the rest skipped`);
+  return { leaves, warnings, truncated: tooDeep || tooMany };
+}
+
+/** The decoded bytes of a leaf body (base64, quoted-printable, or as is). */
+export function leafContent(bytes: Buffer, leaf: MimeLeaf): Buffer {
+  const body = bytes.subarray(leaf.bodyStart, leaf.end);
+  if (leaf.transferEncoding === 'base64') return Buffer.from(body.toString('latin1'), 'base64');
+  if (leaf.transferEncoding === 'quoted-printable') {
+    const text = body
+      .toString('latin1')
+      .replace(/=\r?\n/g, '')
+      .replace(/=([0-9a-f]{2})/gi, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+    return Buffer.from(text, 'latin1');
+  }
+  return body;
+}
+
+/** Whether a leaf is body text rather than an attachment, by mailparser's rule. */
+export function isBodyLeaf(leaf: MimeLeaf): boolean {
+  return (
+    (leaf.contentType === 'text/plain' || leaf.contentType === 'text/html') &&
+    leaf.disposition !== 'attachment'
+  );
+}
