@@ -2,6 +2,7 @@
 // to those languages), used to pick the stemmer for a message's text fields.
 
 import { createRequire } from 'node:module';
+import { guessByFunctionWords } from './function-words.js';
 
 export const LANGUAGES = ['en', 'it', 'de', 'fr', 'es', 'pt', 'nl', 'ru'] as const;
 
@@ -36,7 +37,7 @@ export function isLanguage(value: string): value is Language {
 
 /**
  * Detects the language of a message text among LANGUAGES, from its first DETECT_MAX_CHARS
- * characters. Returns null for text with too few letters, or mostly in another script.
+ * characters: function words decide clear cases, tinyld the rest. Returns null for text with too few letters, or mostly in another script.
  * Text mostly in Cyrillic is 'ru' without asking the model (Ukrainian and Bulgarian mail
  * gets the Russian stemmer, which is the closest we have).
  */
@@ -59,6 +60,8 @@ export function detectLanguage(text: string): Language | null {
   if (latin + cyrillic + other < MIN_LETTERS) return null;
   if (cyrillic > latin && cyrillic > other) return 'ru';
   if (latin <= other) return null;
+  const guess = guessByFunctionWords(sample);
+  if (guess !== null) return guess;
   const detected = loadTinyld().detect(sample, ONLY);
   return isLanguage(detected) ? detected : null;
 }

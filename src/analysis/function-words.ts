@@ -1,0 +1,54 @@
+// Fast language guess from function words (articles, pronouns, conjunctions, greetings):
+// email prose is full of them, and counting them costs ~10 µs where tinyld costs
+// 0.25–0.5 ms per message (measured here). Undecided text falls back to tinyld.
+
+import { foldFilter } from './fold-filter.js';
+import type { Language } from './language.js';
+import { tokenize } from './tokenizer.js';
+
+/** Folded function words that are frequent in one of our Latin-script languages. */
+const WORDS: Readonly<Record<Exclude<Language, 'ru'>, string>> = {
+  en: 'the and you that is for with this have are will please thanks would your be not of to we our it',
+  it: 'il di che per non sono della con una grazie anche questo ho ti del alla mi se come gli',
+  de: 'der die und ist nicht ich sie mit das den auf fur bitte wir ein eine zu es dem auch',
+  fr: 'le les et est vous nous pour pas une des je sur dans avec merci ce qui du au ne',
+  es: 'el los que y por para con una las es del su gracias se lo al como pero muy esta',
+  pt: 'os que nao com para uma do da em voce obrigado se no na mais por isso dos segue',
+  nl: 'de het een en van je ik niet dat is op met voor zijn we bedankt maar ook naar kun',
+};
+
+/** A word shared by several languages counts as 1/n for each. */
+const WEIGHTS: ReadonlyMap<string, readonly [Language, number][]> = (() => {
+  const owners = new Map<string, Language[]>();
+  for (const [language, words] of Object.entries(WORDS) as [Language, string][]) {
+    for (const word of words.split(' ')) owners.set(word, [...(owners.get(word) ?? []), language]);
+  }
+  return new Map(
+    [...owners].map(([word, langs]) => [word, langs.map((l): [Language, number] => [l, 1 / langs.length])]),
+  );
+})();
+
+/** Evidence needed to decide without tinyld: enough hits, and a clear lead. */
+const MIN_SCORE = 3;
+const MIN_LEAD = 2;
+
+/** The language whose function words clearly dominate the sample, or null to defer. */
+export function guessByFunctionWords(sample: string): Language | null {
+  const scores = new Map<Language, number>();
+  for (const token of foldFilter(tokenize(sample), 'document')) {
+    const weights = WEIGHTS.get(token.term);
+    if (weights === undefined) continue;
+    for (const [language, weight] of weights) scores.set(language, (scores.get(language) ?? 0) + weight);
+  }
+  let best: Language | null = null;
+  let bestScore = 0;
+  let secondScore = 0;
+  for (const [language, score] of scores) {
+    if (score > bestScore) {
+      secondScore = bestScore;
+      bestScore = score;
+      best = language;
+    } else if (score > secondScore) secondScore = score;
+  }
+  return bestScore >= MIN_SCORE && bestScore >= MIN_LEAD * secondScore ? best : null;
+}
