@@ -11,7 +11,6 @@ import {
   sortedEntries,
   statExpecting,
   statListed,
-  statPath,
 } from './fs-util.js';
 
 const STAT_WIDTH = 32;
@@ -32,14 +31,9 @@ export class EmlTreeSource implements MailSource {
    * yields one entry keyed by its file name, whatever its extension.
    */
   async *scan(): AsyncGenerator<SourceEntry> {
-    const stats = await statPath(this.path);
-    if (stats.isFile()) {
-      yield this.entry(this.path, basename(this.path), '', stats);
-    } else if (stats.isDirectory()) {
-      yield* this.walk(this.path, '');
-    } else {
-      await statExpecting(this.path, 'directory');
-    }
+    const stats = await statExpecting(this.path, 'file or directory');
+    if (stats.isFile()) yield this.entry(this.path, basename(this.path), '', stats);
+    else yield* this.walk(this.path, '');
   }
 
   private async *walk(dir: string, folder: string): AsyncGenerator<SourceEntry> {

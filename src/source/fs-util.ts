@@ -39,10 +39,13 @@ export async function statPath(path: string): Promise<Stats> {
   }
 }
 
-/** Stats `path` and insists it is a directory (or, with `expect: 'file'`, a regular file). */
-export async function statExpecting(path: string, expect: 'file' | 'directory'): Promise<Stats> {
+/** Stats `path` and insists it is what the caller can read: a file, a directory, or either. */
+export async function statExpecting(
+  path: string,
+  expect: 'file' | 'directory' | 'file or directory',
+): Promise<Stats> {
   const stats = await statPath(path);
-  const ok = expect === 'file' ? stats.isFile() : stats.isDirectory();
+  const ok = (stats.isFile() && expect !== 'directory') || (stats.isDirectory() && expect !== 'file');
   if (!ok) {
     const actual = stats.isDirectory()
       ? 'a directory'
@@ -94,7 +97,13 @@ export async function* mapOrdered<T, R>(
   const pending: Promise<R>[] = [];
   let next = 0;
   while (next < items.length || pending.length > 0) {
-    while (next < items.length && pending.length < width) pending.push(fn(items[next++] as T));
+    while (next < items.length && pending.length < width) {
+      const call = fn(items[next++] as T);
+      // A consumer that stops early never awaits calls already started; their rejections
+      // must not surface as unhandled. Awaited ones still throw below.
+      call.catch(() => {});
+      pending.push(call);
+    }
     yield await (pending.shift() as Promise<R>);
   }
 }

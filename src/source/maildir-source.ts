@@ -47,12 +47,10 @@ export class MaildirSource implements MailSource {
   private async *folders(): AsyncGenerator<Folder> {
     if (await hasMaildirParts(this.path)) yield { name: 'INBOX', dir: this.path };
     for (const entry of (await sortedEntries(this.path)) ?? []) {
-      if (!entry.isDirectory() || !entry.name.startsWith('.') || entry.name === '..') continue;
+      if (!entry.isDirectory() || !entry.name.startsWith('.')) continue;
       const dir = join(this.path, entry.name);
       // Dotfiles and dot-directories that are not maildirs (.git, dovecot caches) are ignored.
-      if (entry.name.length > 1 && (await hasMaildirParts(dir))) {
-        yield { name: maildirPlusPlusName(entry.name), dir };
-      }
+      if (await hasMaildirParts(dir)) yield { name: maildirPlusPlusName(entry.name), dir };
     }
     yield* this.nested(this.path, [], 0);
   }

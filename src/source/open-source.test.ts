@@ -84,6 +84,13 @@ describe('openSource', () => {
     });
   });
 
+  it('rejects an unknown kind before touching the path', async () => {
+    await expect(openSource('/nonexistent', { kind: 'imap' as 'mbox' })).rejects.toMatchObject({
+      code: 'invalid_argument',
+      param: 'kind',
+    });
+  });
+
   it('passes mboxFormat and maxMessageBytes through, and validates them', async () => {
     const source = await openSource(join(FIXTURES, 'mbox/escaped/minutes.mbox'), { mboxFormat: 'mboxo' });
     const [first] = await collect(source);

@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import type { MailSource, SourceKind } from '../core/index.js';
 import { MailsiftError } from '../core/index.js';
 import { EmlTreeSource } from './eml-tree-source.js';
-import { fsError, hasMaildirParts, sortedEntries, statExpecting, statPath } from './fs-util.js';
+import { fsError, hasMaildirParts, sortedEntries, statExpecting } from './fs-util.js';
 import { MaildirSource } from './maildir-source.js';
 import { type MboxOptions, MboxSource } from './mbox-source.js';
 
@@ -13,6 +13,13 @@ export interface OpenSourceOptions extends MboxOptions {
   /** Skips detection. */
   readonly kind?: SourceKind;
 }
+
+/** What each kind's path must be; an .eml source reads a tree or a single file. */
+const EXPECTED: Readonly<Record<SourceKind, 'file' | 'directory' | 'file or directory'>> = {
+  mbox: 'file',
+  maildir: 'directory',
+  eml: 'file or directory',
+};
 
 /** Bytes read to recognise a file: enough for the header block of nearly any message. */
 const PROBE_BYTES = 64 * 1024;
@@ -33,25 +40,22 @@ const FIELD = /^([\x21-\x39\x3b-\x7e]+)[ \t]*:/;
 
 export async function openSource(path: string, options: OpenSourceOptions = {}): Promise<MailSource> {
   const absolute = resolve(path);
-  const kind = options.kind ?? (await detectKind(absolute));
-  if (options.kind === 'mbox') await statExpecting(absolute, 'file');
-  if (options.kind === 'maildir') await statExpecting(absolute, 'directory');
-  switch (kind) {
-    case 'mbox':
-      return new MboxSource(absolute, options);
-    case 'maildir':
-      return new MaildirSource(absolute, options);
-    case 'eml':
-      return new EmlTreeSource(absolute, options);
-    default:
-      throw new MailsiftError(
-        'invalid_argument',
-        `kind must be 'mbox', 'maildir' or 'eml', got ${String(kind)}`,
-        {
-          param: 'kind',
-        },
-      );
+  const given = options.kind;
+  if (given !== undefined && !Object.hasOwn(EXPECTED, given)) {
+    throw new MailsiftError(
+      'invalid_argument',
+      `kind must be 'mbox', 'maildir' or 'eml', got ${String(given)}`,
+      {
+        param: 'kind',
+      },
+    );
   }
+  // With the kind given, a path of the wrong type fails here rather than at the first scan.
+  if (given !== undefined) await statExpecting(absolute, EXPECTED[given]);
+  const kind = given ?? (await detectKind(absolute));
+  if (kind === 'mbox') return new MboxSource(absolute, options);
+  if (kind === 'maildir') return new MaildirSource(absolute, options);
+  return new EmlTreeSource(absolute, options);
 }
 
 /**
@@ -61,11 +65,8 @@ export async function openSource(path: string, options: OpenSourceOptions = {}):
  * empty mbox: mail clients leave 0-byte mbox files for emptied folders.
  */
 export async function detectKind(path: string): Promise<SourceKind> {
-  const stats = await statPath(path);
+  const stats = await statExpecting(path, 'file or directory');
   if (stats.isDirectory()) return (await isMaildir(path)) ? 'maildir' : 'eml';
-  if (!stats.isFile()) {
-    throw new MailsiftError('unreadable', `${path} is neither a file nor a directory`, { param: path });
-  }
   const probe = await readProbe(path);
   const text = probe.toString('latin1');
   const firstLine = text.replace(/^\s+/, '').split(/\r?\n/, 1)[0] ?? '';
