@@ -1,0 +1,129 @@
+// Assembles one RFC 5322 message from a MessageSpec with string templates: single part,
+// multipart/alternative, or multipart/mixed with attachments. Used by the bulk generator and
+// by the hand-written sample, so both produce the same well-formed structure.
+
+import {
+  type Charset,
+  encodeBody,
+  encodeWords,
+  formatMailbox,
+  formatMailboxList,
+  formatRfc5322Date,
+  isAscii,
+  type Mailbox,
+  type TransferEncoding,
+  wrapBase64,
+} from './encode.js';
+
+export interface AttachmentSpec {
+  readonly filename: string;
+  readonly contentType: string;
+  readonly content: Buffer;
+  /** Pre-wrapped base64 of `content`, when the caller caches it (bulk generation). */
+  readonly base64?: string;
+  /** 'inline' for images shown in the HTML; attachments otherwise. */
+  readonly disposition?: 'attachment' | 'inline';
+}
+
+export interface MessageSpec {
+  readonly from: Mailbox;
+  readonly to: readonly Mailbox[];
+  readonly cc?: readonly Mailbox[];
+  readonly replyTo?: Mailbox;
+  readonly subject: string;
+  readonly date: Date;
+  /** Sender's zone, minutes east of UTC, for the Date header. */
+  readonly tzOffset: number;
+  /** Without angle brackets; null leaves the header out. */
+  readonly messageId: string | null;
+  readonly inReplyTo?: string | null;
+  readonly references?: readonly string[];
+  readonly charset: Charset;
+  readonly transferEncoding: TransferEncoding;
+  /** RFC 2047 flavour for a non-ASCII subject. */
+  readonly subjectEncoding?: 'B' | 'Q';
+  readonly text: string | null;
+  readonly html: string | null;
+  readonly attachments?: readonly AttachmentSpec[];
+  /** Unique per message; multipart boundaries derive from it. */
+  readonly boundary: string;
+  /** Complete header lines placed before From (Return-Path, Received, Authentication-Results, DKIM). */
+  readonly trace?: readonly string[];
+  /** Complete header lines placed after the standard ones (X-Mailer, List-Id, X-GM-THRID...). */
+  readonly extra?: readonly string[];
+}
+
+/** Builds the message bytes. Lines end in LF, as Maildir and mbox files store them. */
+export function composeMessage(spec: MessageSpec): Buffer {
+  return Buffer.from(composeBinary(spec), 'latin1');
+}
+
+/** The message as a binary string (one char per byte), for callers that append to it. */
+export function composeBinary(spec: MessageSpec): string {
+  let head = spec.trace && spec.trace.length > 0 ? `${spec.trace.join('\n')}\n` : '';
+  head += `From: ${formatMailbox(spec.from, spec.charset)}\n`;
+  if (spec.to.length > 0) head += `To: ${formatMailboxList(spec.to, spec.charset)}\n`;
+  if (spec.cc && spec.cc.length > 0) head += `Cc: ${formatMailboxList(spec.cc, spec.charset)}\n`;
+  if (spec.replyTo) head += `Reply-To: ${formatMailbox(spec.replyTo, spec.charset)}\n`;
+  head += `Subject: ${encodeWords(spec.subject, spec.charset, spec.subjectEncoding ?? 'B')}\n`;
+  head += `Date: ${formatRfc5322Date(spec.date, spec.tzOffset)}\n`;
+  if (spec.messageId !== null) head += `Message-ID: <${spec.messageId}>\n`;
+  if (spec.inReplyTo) head += `In-Reply-To: <${spec.inReplyTo}>\n`;
+  if (spec.references && spec.references.length > 0)
+    head += `References: ${spec.references.map((r) => `<${r}>`).join('\n ')}\n`;
+  head += 'MIME-Version: 1.0\n';
+  if (spec.extra && spec.extra.length > 0) head += `${spec.extra.join('\n')}\n`;
+
+  const body = bodyEntity(spec);
+  const attachments = spec.attachments ?? [];
+  if (attachments.length === 0) return head + body;
+  const b = `${spec.boundary}mix`;
+  let out = `${head}Content-Type: multipart/mixed; boundary="${b}"\n\n--${b}\n${body}`;
+  for (const a of attachments) out += `\n--${b}\n${attachmentEntity(a)}`;
+  return `${out}\n--${b}--\n`;
+}
+
+/** The text/html part(s) as one entity: its headers, a blank line, the encoded body. */
+function bodyEntity(spec: MessageSpec): string {
+  const text = spec.text === null ? null : textPart('plain', spec.text, spec);
+  const html = spec.html === null ? null : textPart('html', spec.html, spec);
+  if (text !== null && html !== null) {
+    const b = `${spec.boundary}alt`;
+    return `Content-Type: multipart/alternative; boundary="${b}"\n\n--${b}\n${text}\n--${b}\n${html}\n--${b}--\n`;
+  }
+  return text ?? html ?? textPart('plain', '', spec);
+}
+
+function textPart(subtype: 'plain' | 'html', content: string, spec: MessageSpec): string {
+  // A pure-ASCII body needs no transfer encoding whatever the message uses elsewhere, unless
+  // a line is longer than RFC 5322's 998 bytes (one-line HTML), which only QP/base64 can carry.
+  let cte = isAscii(content) && spec.transferEncoding !== 'base64' ? '7bit' : spec.transferEncoding;
+  if ((cte === '7bit' || cte === '8bit') && hasLongLine(content)) cte = 'quoted-printable';
+  const encoded = encodeBody(content, spec.charset, cte);
+  const tail = encoded.endsWith('\n') ? '' : '\n';
+  return `Content-Type: text/${subtype}; charset="${spec.charset}"\nContent-Transfer-Encoding: ${cte}\n\n${encoded}${tail}`;
+}
+
+function hasLongLine(text: string): boolean {
+  let from = 0;
+  for (;;) {
+    const nl = text.indexOf('\n', from);
+    // 330 characters can already be 990 bytes in a 3-byte-per-character charset.
+    if ((nl < 0 ? text.length : nl) - from > 330) return true;
+    if (nl < 0) return false;
+    from = nl + 1;
+  }
+}
+
+function attachmentEntity(a: AttachmentSpec): string {
+  const disposition = a.disposition ?? 'attachment';
+  if (a.contentType === 'message/rfc822') {
+    return `Content-Type: message/rfc822\nContent-Disposition: ${disposition}\n\n${a.content.toString('latin1')}`;
+  }
+  const name = isAscii(a.filename) ? `name="${a.filename}"` : `name="${encodeWords(a.filename, 'utf-8')}"`;
+  const filename = isAscii(a.filename)
+    ? `filename="${a.filename}"`
+    : `filename*=utf-8''${encodeURIComponent(a.filename)}`;
+  const b64 = a.base64 ?? wrapBase64(a.content.toString('base64'));
+  return `Content-Type: ${a.contentType}; ${name}\nContent-Disposition: ${disposition}; ${filename}\nContent-Transfer-Encoding: base64\n\n${b64}`;
+}

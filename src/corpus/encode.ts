@@ -1,0 +1,229 @@
+// Byte-level encoders for generated mail: charsets (iconv-lite, plus ISO-2022-JP built on
+// EUC-JP), quoted-printable, base64 line wrapping, RFC 2047 encoded words and RFC 5322 dates.
+// Message text is assembled as 'binary' (latin1) strings, one char per byte, so bodies in any
+// charset and ASCII headers concatenate cheaply and become a Buffer in one native call.
+
+import iconv from 'iconv-lite';
+
+export type Charset =
+  | 'utf-8'
+  | 'iso-8859-1'
+  | 'windows-1252'
+  | 'koi8-r'
+  | 'windows-1251'
+  | 'iso-2022-jp'
+  | 'gb2312';
+
+export type TransferEncoding = '7bit' | '8bit' | 'quoted-printable' | 'base64';
+
+/** True when every character is 7-bit; byteLength is native and far faster than a regex here. */
+export function isAscii(text: string): boolean {
+  return Buffer.byteLength(text, 'utf8') === text.length;
+}
+
+/** Encodes text to bytes in `charset`; unmappable characters become '?' (use canEncode first). */
+export function encodeText(text: string, charset: Charset): Buffer {
+  if (charset === 'utf-8') return Buffer.from(text, 'utf8');
+  if (charset === 'iso-2022-jp') return encodeIso2022Jp(text);
+  return iconv.encode(text, charset);
+}
+
+export function decodeText(bytes: Buffer, charset: Charset): string {
+  if (charset === 'utf-8') return bytes.toString('utf8');
+  if (charset === 'iso-2022-jp') return decodeIso2022Jp(bytes);
+  return iconv.decode(bytes, charset);
+}
+
+/** True when `text` survives a round trip through `charset` unchanged. */
+export function canEncode(text: string, charset: Charset): boolean {
+  if (charset === 'utf-8' || isAscii(text)) return true;
+  return decodeText(encodeText(text, charset), charset) === text;
+}
+
+const ESC_JIS = Buffer.from([0x1b, 0x24, 0x42]); // ESC $ B: JIS X 0208
+const ESC_ASCII = Buffer.from([0x1b, 0x28, 0x42]); // ESC ( B: back to ASCII
+
+/**
+ * ISO-2022-JP (RFC 1468) from EUC-JP: iconv-lite has no ISO-2022-JP codec, but a JIS X 0208
+ * character in EUC-JP is its ISO-2022-JP pair with the high bit set on both bytes.
+ */
+function encodeIso2022Jp(text: string): Buffer {
+  const euc = iconv.encode(text, 'euc-jp');
+  const out: number[] = [];
+  let inJis = false;
+  for (let i = 0; i < euc.length; i++) {
+    const b = euc[i] as number;
+    if (b < 0x80) {
+      if (inJis) out.push(...ESC_ASCII);
+      inJis = false;
+      out.push(b);
+    } else {
+      if (!inJis) out.push(...ESC_JIS);
+      inJis = true;
+      out.push(b & 0x7f, (euc[++i] as number) & 0x7f);
+    }
+  }
+  if (inJis) out.push(...ESC_ASCII);
+  return Buffer.from(out);
+}
+
+function decodeIso2022Jp(bytes: Buffer): string {
+  const euc: number[] = [];
+  let inJis = false;
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i] as number;
+    if (b === 0x1b) {
+      inJis = bytes[i + 1] === 0x24;
+      i += 2;
+    } else if (inJis && b > 0x20) {
+      euc.push(b | 0x80, (bytes[++i] as number) | 0x80);
+    } else euc.push(b);
+  }
+  return iconv.decode(Buffer.from(euc), 'euc-jp');
+}
+
+const HEX = '0123456789ABCDEF';
+
+/** Quoted-printable (RFC 2045 §6.7) of `bytes` whose line breaks are LF; returns ASCII. */
+export function quotedPrintable(bytes: Buffer): string {
+  const out = Buffer.allocUnsafe(bytes.length * 3 + Math.ceil(bytes.length / 24) * 2 + 4);
+  let o = 0;
+  let col = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i] as number;
+    if (b === 0x0a) {
+      out[o++] = b;
+      col = 0;
+      continue;
+    }
+    const next = bytes[i + 1];
+    // Trailing whitespace would be stripped by transports, so it is encoded (RFC 2045 rule 3).
+    const literal =
+      (b >= 33 && b <= 126 && b !== 61) || ((b === 32 || b === 9) && next !== 0x0a && next !== undefined);
+    const width = literal ? 1 : 3;
+    if (col + width > 75) {
+      out[o++] = 61;
+      out[o++] = 0x0a;
+      col = 0;
+    }
+    if (literal) out[o++] = b;
+    else {
+      out[o++] = 61;
+      out[o++] = HEX.charCodeAt(b >> 4);
+      out[o++] = HEX.charCodeAt(b & 15);
+    }
+    col += width;
+  }
+  return out.toString('latin1', 0, o);
+}
+
+/** Base64 of `bytes` in 76-character lines, LF-terminated. */
+export function base64Lines(bytes: Buffer): string {
+  return wrapBase64(bytes.toString('base64'));
+}
+
+export function wrapBase64(b64: string): string {
+  let out = '';
+  for (let i = 0; i < b64.length; i += 76) out += `${b64.slice(i, i + 76)}\n`;
+  return out;
+}
+
+/** Encodes a body for the chosen transfer encoding; the result is a binary (latin1) string. */
+export function encodeBody(text: string, charset: Charset, cte: TransferEncoding): string {
+  // ASCII text is its own binary string in every charset we write except ISO-2022-JP's escapes.
+  if (cte === '7bit' && charset !== 'iso-2022-jp') return text;
+  const bytes = encodeText(text, charset);
+  switch (cte) {
+    case 'quoted-printable':
+      return quotedPrintable(bytes);
+    case 'base64':
+      return base64Lines(bytes);
+    default:
+      return bytes.toString('latin1');
+  }
+}
+
+/** A header value: kept as is when ASCII, else RFC 2047 encoded words folded onto lines. */
+export function encodeWords(text: string, charset: Charset, mode: 'B' | 'Q' = 'B'): string {
+  if (isAscii(text)) return text;
+  const cs = canEncode(text, charset) ? charset : 'utf-8';
+  const words: string[] = [];
+  // Encode chunks of whole characters: an encoded word must not split a multi-byte character.
+  const chars = Array.from(text);
+  const step = mode === 'B' ? 12 : 8;
+  for (let i = 0; i < chars.length; i += step) {
+    const bytes = encodeText(chars.slice(i, i + step).join(''), cs);
+    words.push(`=?${cs}?${mode}?${mode === 'B' ? bytes.toString('base64') : qWord(bytes)}?=`);
+  }
+  return words.join('\n ');
+}
+
+function qWord(bytes: Buffer): string {
+  let out = '';
+  for (const b of bytes) {
+    if (b === 32) out += '_';
+    else if ((b >= 48 && b <= 57) || (b >= 65 && b <= 90) || (b >= 97 && b <= 122) || b === 45 || b === 46)
+      out += String.fromCharCode(b);
+    else out += `=${HEX[b >> 4]}${HEX[b & 15]}`;
+  }
+  return out;
+}
+
+export interface Mailbox {
+  readonly name: string;
+  readonly address: string;
+}
+
+const NEEDS_QUOTES = /[()<>[\]:;@\\,."]/;
+
+/** `Name <addr>` for a header, the name quoted or encoded as RFC 5322/2047 require. */
+export function formatMailbox(box: Mailbox, charset: Charset = 'utf-8'): string {
+  if (box.name === '') return box.address;
+  if (!isAscii(box.name)) return `${encodeWords(box.name, charset)} <${box.address}>`;
+  if (NEEDS_QUOTES.test(box.name)) return `"${box.name.replace(/["\\]/g, '\\$&')}" <${box.address}>`;
+  return `${box.name} <${box.address}>`;
+}
+
+/** `Name <addr>` as a mail client prints it inside a body (no quoting or encoding). */
+export function displayMailbox(box: Mailbox): string {
+  return box.name === '' ? box.address : `${box.name} <${box.address}>`;
+}
+
+export function formatMailboxList(boxes: readonly Mailbox[], charset: Charset = 'utf-8'): string {
+  return boxes.map((b) => formatMailbox(b, charset)).join(',\n ');
+}
+
+const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** Wall-clock fields of `date` in a zone `offsetMinutes` east of UTC. */
+export function localParts(date: Date, offsetMinutes: number): Date {
+  return new Date(date.getTime() + offsetMinutes * 60_000);
+}
+
+const pad2 = (n: number): string => (n < 10 ? `0${n}` : String(n));
+
+/** RFC 5322 date-time, e.g. `Tue, 3 Sep 2024 09:12:01 +0200`. */
+export function formatRfc5322Date(date: Date, offsetMinutes: number): string {
+  const l = localParts(date, offsetMinutes);
+  const sign = offsetMinutes < 0 ? '-' : '+';
+  const abs = Math.abs(offsetMinutes);
+  return `${DAYS[l.getUTCDay()]}, ${l.getUTCDate()} ${MONTHS[l.getUTCMonth()]} ${l.getUTCFullYear()} ${pad2(
+    l.getUTCHours(),
+  )}:${pad2(l.getUTCMinutes())}:${pad2(l.getUTCSeconds())} ${sign}${pad2(Math.floor(abs / 60))}${pad2(abs % 60)}`;
+}
+
+/** asctime-style date of an mbox `From ` separator line: `Tue Sep  3 07:12:01 2024` (UTC). */
+export function formatMboxDate(date: Date): string {
+  const d = date.getUTCDate();
+  return `${DAYS[date.getUTCDay()]} ${MONTHS[date.getUTCMonth()]} ${d < 10 ? ` ${d}` : d} ${pad2(
+    date.getUTCHours(),
+  )}:${pad2(date.getUTCMinutes())}:${pad2(date.getUTCSeconds())} ${date.getUTCFullYear()}`;
+}
+
+const HTML_SPECIAL = /[&<>"]/;
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
+
+export function escapeHtml(text: string): string {
+  return HTML_SPECIAL.test(text) ? text.replace(/[&<>"]/g, (c) => HTML_ESCAPES[c] as string) : text;
+}
