@@ -122,8 +122,9 @@ export async function writeMbox(
     const tail = body[body.length - 1] === 0x0a ? '\n' : '\n\n';
     bytes += m.bytes.length;
     n++;
-    const ok = out.write(chunk, 'latin1') && out.write(body) && out.write(tail);
-    if (!ok) await Promise.race([once(out, 'drain'), failed]);
+    out.write(chunk, 'latin1');
+    out.write(body);
+    if (!out.write(tail)) await Promise.race([once(out, 'drain'), failed]);
   }
   out.end();
   await Promise.race([once(out, 'finish'), failed]);
