@@ -2,7 +2,7 @@
 // the fixture test and the benchmark; the client is the folder, the language a header.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { simpleParser } from 'mailparser';
+import { parseMessage } from '../parse/index.js';
 
 export interface CleanFixture {
   /** Path below the fixture root without extension, e.g. 'gmail/reply-it'. */
@@ -35,15 +35,15 @@ export async function loadCleanFixtures(root: string): Promise<CleanFixture[]> {
   const fixtures: CleanFixture[] = [];
   for (const path of emlFiles(root).sort()) {
     const bytes = readFileSync(path);
-    const parsed = await simpleParser(bytes);
+    const parsed = await parseMessage(bytes);
     const name = relative(root, path).replace(/\.eml$/, '');
     const language = /^X-Fixture-Language:\s*(\S+)/im.exec(bytes.toString('latin1'))?.[1] ?? 'unknown';
     fixtures.push({
       name,
       client: name.split('/')[0] ?? 'unknown',
       language,
-      text: parsed.text ?? null,
-      html: typeof parsed.html === 'string' ? parsed.html : null,
+      text: parsed.text,
+      html: parsed.html,
       expected: normalizeAuthored(readFileSync(path.replace(/\.eml$/, '.expected.txt'), 'utf8')),
     });
   }

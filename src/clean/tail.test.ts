@@ -1,0 +1,109 @@
+// Signature, disclaimer and footer detection at the tail of authored runs.
+import { describe, expect, it } from 'vitest';
+import { splitQuotes } from './quotes.js';
+import { splitTails } from './tail.js';
+
+function kindsOf(text: string): (string | null)[] {
+  const lines = text.split('\n');
+  const { kinds } = splitQuotes(lines);
+  splitTails(lines, kinds);
+  return kinds;
+}
+
+describe('signatures', () => {
+  it('starts a signature at the "-- " delimiter', () => {
+    expect(kindsOf('Done.\n\n-- \nAlice\nOps team')).toEqual([
+      'authored',
+      null,
+      'signature',
+      'signature',
+      'signature',
+    ]);
+  });
+
+  it.each([
+    'Sent from my iPhone',
+    'Inviato da iPhone',
+    'Von meinem iPhone gesendet',
+    'Envoyé de mon iPhone',
+    'Enviado desde mi iPhone',
+    'Enviado do meu iPhone',
+    'Verzonden vanaf mijn iPhone',
+    'Отправлено с iPhone',
+    'Get Outlook for iOS<https://aka.ms/o0ukef>',
+    'Get Outlook for Android',
+    'Sent from Yahoo Mail on Android',
+    'Sent from my Samsung Galaxy smartphone.',
+  ])('recognises the mobile signature "%s"', (signature) => {
+    expect(kindsOf(`Ok, go ahead.\n\n${signature}`)).toEqual(['authored', null, 'signature']);
+  });
+
+  it('takes name and contact lines after a sign-off, keeping the sign-off', () => {
+    const text = 'Price confirmed.\n\nBest regards,\nMark Taylor\nProcurement Manager\nTel: +44 20 7946 0958';
+    expect(kindsOf(text)).toEqual(['authored', null, 'authored', 'signature', 'signature', 'signature']);
+  });
+
+  it('keeps a sign-off and a bare name: no contact cue, no signature', () => {
+    expect(kindsOf('Price confirmed.\n\nThanks,\nMark')).toEqual(['authored', null, 'authored', 'authored']);
+  });
+
+  it('does not take a mobile phrase inside a sentence', () => {
+    expect(kindsOf('Sorry for typos, sent from my iPhone while walking to the station')).toEqual([
+      'authored',
+    ]);
+  });
+});
+
+describe('disclaimers', () => {
+  const legal =
+    'This email and any attachments are confidential and intended solely for the addressee. If you are not the intended recipient, please delete it and notify the sender.';
+
+  it('marks a trailing confidentiality paragraph', () => {
+    expect(kindsOf(`Invoice attached.\n\n${legal}`)).toEqual(['authored', null, 'disclaimer']);
+  });
+
+  it.each([
+    'Questo messaggio e i suoi allegati sono riservati e destinati esclusivamente al destinatario indicato. Se lo avete ricevuto per errore, vi preghiamo di cancellarlo e di avvisare il mittente.',
+    'Diese E-Mail enthält vertrauliche Informationen und ist nur für den angegebenen Empfänger bestimmt. Wenn Sie nicht der richtige Adressat sind, informieren Sie bitte sofort den Absender.',
+    'Ce message et ses pièces jointes sont confidentiels et destinés exclusivement au destinataire. Si vous avez reçu ce message par erreur, merci de le supprimer et de prévenir l’expéditeur.',
+    'Это сообщение и любые вложения конфиденциальны и предназначены только для указанного адресата. Если вы получили его по ошибке, пожалуйста, удалите его и сообщите отправителю об этом.',
+  ])('marks a disclaimer in another language', (text) => {
+    expect(kindsOf(`Ok.\n\n${text}`)).toEqual(['authored', null, 'disclaimer']);
+  });
+
+  it('keeps a short sentence that mentions confidentiality', () => {
+    expect(kindsOf('Numbers attached.\n\nPlease keep this confidential until Friday.')).toEqual([
+      'authored',
+      null,
+      'authored',
+    ]);
+  });
+});
+
+describe('footers', () => {
+  it('marks an unsubscribe footer and what follows it', () => {
+    const text =
+      'New arrivals this week.\n\nShop now\n\nYou are receiving this email because you subscribed.\n\nUnsubscribe | Preferences\n\nExample Ltd, London';
+    expect(kindsOf(text)).toEqual([
+      'authored',
+      null,
+      'authored',
+      null,
+      'footer',
+      null,
+      'footer',
+      null,
+      'footer',
+    ]);
+  });
+
+  it('keeps a personal request to be unsubscribed', () => {
+    expect(kindsOf('Hi,\n\nPlease unsubscribe me from this list.\n\nThanks')).toEqual([
+      'authored',
+      null,
+      'authored',
+      null,
+      'authored',
+    ]);
+  });
+});
