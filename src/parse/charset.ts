@@ -112,12 +112,13 @@ function utf8Balance(bytes: Buffer): { valid: number; invalid: number } {
  * 8-bit sequences are valid UTF-8, only the invalid runs are decoded as legacy text;
  * otherwise the whole text is legacy and is decoded with the detected charset.
  */
-export function decodeNonUtf8(bytes: Buffer): RepairedText {
-  const fallback = detectLegacyCharset(bytes);
+export function decodeNonUtf8(bytes: Buffer, fallback: string = detectLegacyCharset(bytes)): RepairedText {
   const { valid, invalid } = utf8Balance(bytes);
   if (valid > invalid) return { text: decodeMixedUtf8(bytes, fallback), usedCharset: `utf-8+${fallback}` };
   return { text: iconv.decode(bytes, fallback), usedCharset: fallback };
 }
+
+const LATIN1_LABELS = new Set(['iso-8859-1', 'iso8859-1', 'iso_8859-1', 'latin1', 'l1', 'cp819']);
 
 /** Charsets mailparser decodes with its own Japanese decoder although iconv-lite lacks them. */
 const JAPANESE_JIS = /^(?:iso-?2022-?jp(?:-\d+)?|csiso2022jp|jis)$/i;
@@ -127,7 +128,9 @@ const JAPANESE_JIS = /^(?:iso-?2022-?jp(?:-\d+)?|csiso2022jp|jis)$/i;
  * usedCharset is null when the declared charset served, so what mailparser decoded stands.
  */
 export function decodeDeclared(bytes: Buffer, declared: string | null): RepairedText {
-  const charset = (declared ?? '').trim().toLowerCase();
+  const label = (declared ?? '').trim().toLowerCase();
+  // As libmime (and every browser) does: latin-1 labels mean windows-1252.
+  const charset = LATIN1_LABELS.has(label) ? 'windows-1252' : label;
   if (charset === '' || isUtf8Label(charset)) {
     if (isUtf8(bytes)) return { text: bytes.toString('utf8'), usedCharset: null };
     return decodeNonUtf8(bytes);
@@ -148,8 +151,17 @@ export function decodeDeclared(bytes: Buffer, declared: string | null): Repaired
   return { text, usedCharset: null };
 }
 
-/** Turns a header line with raw 8-bit bytes into a string, repairing bytes that are not UTF-8. */
-export function decodeRawHeader(bytes: Buffer): RepairedText {
-  if (isUtf8(bytes)) return { text: bytes.toString('utf8'), usedCharset: null };
-  return decodeNonUtf8(bytes);
+/**
+ * The charset of undeclared 8-bit header bytes. Old clients wrote headers in the charset of
+ * their body, so the first non-UTF-8 charset the message declares (`head` is its start) is the
+ * best guess; detection over all such header bytes comes second.
+ */
+export function legacyHeaderCharset(headerBytes: Buffer, head: string): string {
+  const pattern = /charset\s*=\s*"?([\w.:-]+)/gi;
+  for (let match = pattern.exec(head); match !== null; match = pattern.exec(head)) {
+    const declared = (match[1] as string).toLowerCase();
+    if (isUtf8Label(declared) || !iconv.encodingExists(declared)) continue;
+    return declared === 'iso-8859-1' || declared === 'latin1' ? 'windows-1252' : declared;
+  }
+  return detectLegacyCharset(headerBytes);
 }

@@ -91,3 +91,48 @@ describe('mislabelled and undeclared 8-bit bodies', () => {
     expect(message.attachments).toEqual([]);
   });
 });
+
+describe('labels that differ from the bytes', () => {
+  it('reads windows-1252 characters in text labelled iso-8859-1, as Outlook sends it', async () => {
+    const message = await parseMessage(fixture('iso-8859-1-smart-quotes.eml'));
+    expect(message.subject).toBe('Your “Premium” plan – €49');
+    expect(message.html).toContain(
+      '<p>Dear Mr. O’Neill,</p><p>the “Premium” plan costs €49 – billed yearly.</p>',
+    );
+    expect(message.text).toBeNull();
+    expect(message.warnings).toEqual([]);
+  });
+
+  it('repairs a mislabelled html part and leaves the correct text part alone', async () => {
+    const html = Buffer.concat([
+      Buffer.from('<p>Pr'),
+      Buffer.from([0xe9]),
+      Buffer.from('sentation du budget: 1 200 '),
+      Buffer.from([0x80]),
+      Buffer.from('</p>'),
+    ]);
+    const bytes = Buffer.concat([
+      Buffer.from(
+        'From: Claire <claire@example.fr>\r\nSubject: budget\r\nDate: Tue, 4 Jun 2024 10:00:00 +0200\r\n' +
+          'Content-Type: multipart/alternative; boundary="alt"\r\n\r\n--alt\r\n' +
+          'Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\nPrésentation du budget: 1 200 €\r\n' +
+          '--alt\r\nContent-Type: text/html; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\n',
+      ),
+      html,
+      Buffer.from('\r\n--alt--\r\n'),
+    ]);
+    const message = await parseMessage(bytes);
+    expect(message.text).toBe('Présentation du budget: 1 200 €');
+    expect(message.html).toBe('<p>Présentation du budget: 1 200 €</p>');
+    expect(message.warnings).toEqual(['charset: text/html body declared utf-8 decoded as windows-1252']);
+  });
+
+  it('keeps a replacement character the sender really sent', async () => {
+    const bytes = Buffer.from(
+      'From: a@example.com\r\nSubject: x\r\nDate: Tue, 4 Jun 2024 10:00:00 +0200\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nbroken \uFFFD char\r\n',
+    );
+    const message = await parseMessage(bytes);
+    expect(message.text).toBe('broken \uFFFD char');
+    expect(message.warnings).toEqual([]);
+  });
+});

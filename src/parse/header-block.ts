@@ -2,9 +2,10 @@
 // non-mail bytes, enforces the header limits, repairs undeclared 8-bit header bytes, and keeps
 // the unfolded fields for the headers mailparser does not interpret (References, Received...).
 
+import { isUtf8 } from 'node:buffer';
 import { MailsiftError } from '../core/errors.js';
 import { LIMITS } from '../core/limits.js';
-import { decodeRawHeader } from './charset.js';
+import { decodeNonUtf8, legacyHeaderCharset } from './charset.js';
 
 export interface HeaderField {
   /** Field name, lowercased. */
@@ -48,8 +49,44 @@ function fieldName(bytes: Buffer, start: number, end: number): string | null {
   return bytes.toString('latin1', start, colon).trim().toLowerCase() || null;
 }
 
+/**
+ * What a field costs against LIMITS.maxHeaderBytes: its bytes plus 64 per physical line, the
+ * fixed overhead mailsplit charges per parsed line. Counting it here keeps a block we accept
+ * under mailsplit's own maxHeadSize, so a 1 MB block of tiny lines cannot fail the parse there.
+ */
+function headerCost(raw: Buffer): number {
+  let lines = 1;
+  for (let at = raw.indexOf(LF); at !== -1 && at < raw.length - 1; at = raw.indexOf(LF, at + 1)) lines++;
+  return raw.length + 64 * lines;
+}
+
 function unfold(raw: string): string {
   return raw.replace(/\r?\n(?=[ \t])/g, '').replace(/\r?\n$/, '');
+}
+
+interface RawField {
+  readonly name: string;
+  raw: Buffer;
+}
+
+/**
+ * Re-encodes as UTF-8 the fields holding 8-bit bytes that are not UTF-8 (RFC 6532 allows raw
+ * UTF-8; anything else is an old client writing its local charset). One charset is picked
+ * for all of them together: a single Subject is too short for detection to be trusted.
+ */
+function repairLegacyHeaders(kept: RawField[], message: Buffer, warnings: string[]): boolean {
+  const legacy = kept.filter(({ raw }) => /[\x80-\xff]/.test(raw.toString('latin1')) && !isUtf8(raw));
+  if (legacy.length === 0) return false;
+  const charset = legacyHeaderCharset(
+    Buffer.concat(legacy.map(({ raw }) => raw)),
+    message.toString('latin1', 0, Math.min(message.length, 64 * 1024)),
+  );
+  for (const field of legacy) {
+    const decoded = decodeNonUtf8(field.raw, charset);
+    warnings.push(`charset: undeclared 8-bit ${field.name} header decoded as ${decoded.usedCharset}`);
+    field.raw = Buffer.from(decoded.text, 'utf8');
+  }
+  return true;
 }
 
 /** Keeps the tail of an oversized id list, cut at an id boundary. */
@@ -74,8 +111,7 @@ export function readHeaderBlock(bytes: Buffer): HeaderBlock {
     });
   }
 
-  const fields: HeaderField[] = [];
-  const kept: Buffer[] = [];
+  const kept: RawField[] = [];
   const warnings: string[] = [];
   let changed = start > 0;
   let total = 0;
@@ -94,26 +130,15 @@ export function readHeaderBlock(bytes: Buffer): HeaderBlock {
       warnings.push(`header: ${name} line of ${size} bytes truncated to its tail`);
       raw = keepTail(name, unfold(raw.toString('latin1')));
     }
-    if (total + raw.length > LIMITS.maxHeaderBytes) {
+    const cost = headerCost(raw);
+    if (total + cost > LIMITS.maxHeaderBytes) {
       if (!overflow) warnings.push(`header: block over ${LIMITS.maxHeaderBytes} bytes, rest dropped`);
       overflow = true;
       changed = true;
       return;
     }
-    total += raw.length;
-    let text = raw.toString('latin1');
-    if (/[\x80-\xff]/.test(text)) {
-      const decoded = decodeRawHeader(raw);
-      text = decoded.text;
-      if (decoded.usedCharset !== null) {
-        warnings.push(`charset: undeclared 8-bit ${name} header decoded as ${decoded.usedCharset}`);
-        raw = Buffer.from(text, 'utf8');
-        changed = true;
-      }
-    }
-    kept.push(raw);
-    const value = unfold(text);
-    fields.push({ name, value: value.slice(value.indexOf(':') + 1).trim() });
+    total += cost;
+    kept.push({ name, raw });
   };
 
   let fieldStart = -1;
@@ -141,9 +166,14 @@ export function readHeaderBlock(bytes: Buffer): HeaderBlock {
     warnings.push(`header: dropped ${malformed} malformed header line${malformed > 1 ? 's' : ''}`);
     changed = true;
   }
+  if (repairLegacyHeaders(kept, bytes, warnings)) changed = true;
+  const fields = kept.map(({ name, raw }) => {
+    const value = unfold(raw.toString('utf8'));
+    return { name, value: value.slice(value.indexOf(':') + 1).trim() };
+  });
   if (!changed) return { fields, bytes, headerEnd, warnings };
 
-  const parts = kept.map((raw) => (raw[raw.length - 1] === LF ? raw : Buffer.concat([raw, CRLF])));
+  const parts = kept.map(({ raw }) => (raw[raw.length - 1] === LF ? raw : Buffer.concat([raw, CRLF])));
   const newHeaderEnd = parts.reduce((sum, part) => sum + part.length, 0);
   parts.push(bodyStart > headerEnd ? bytes.subarray(headerEnd) : CRLF);
   return { fields, bytes: Buffer.concat(parts), headerEnd: newHeaderEnd, warnings };

@@ -63,6 +63,17 @@ describe('headers', () => {
     expect(message.warnings).toEqual(['charset: undeclared 8-bit subject header decoded as windows-1252']);
   });
 
+  it('reads raw windows-1251 headers with the charset the body declares', async () => {
+    const message = await parseMessage(fixture('headers/raw-cp1251-headers.eml'));
+    expect(message.subject).toBe('Отчёт за март');
+    expect(message.from).toEqual({ name: 'Дмитрий Орлов', address: 'orlov@example-isp.ru' });
+    expect(message.text).toBe('Добрый день!\nОтчёт во вложении.');
+    expect(message.warnings).toEqual([
+      'charset: undeclared 8-bit from header decoded as windows-1251',
+      'charset: undeclared 8-bit subject header decoded as windows-1251',
+    ]);
+  });
+
   it('decodes a broken encoded word as far as it can, without throwing', async () => {
     const bytes = Buffer.from(
       'From: =?utf-8?B?not base64!?= <x@example.com>\r\nSubject: =?utf-8?Q?caf=C3=A9?= =?bogus-charset?Q?ol=E9?= =?utf-8?Q?broken\r\n\r\nbody\r\n',
