@@ -2,6 +2,7 @@
 // one the receiving MTA added; lower ones came with the message and anyone could forge them.
 
 import type { AuthVerdicts } from '../core/types.js';
+import { stripComments } from './comments.js';
 
 const METHODS = ['dmarc', 'spf', 'dkim'] as const;
 
@@ -10,11 +11,7 @@ export function parseAuthenticationResults(headerValues: readonly string[]): Aut
   const top = headerValues[0];
   if (top === undefined) return {};
   // Comments carry copies of other verdicts ("arc=pass (i=1 spf=pass ...)"), never the MTA's own.
-  let value = top;
-  for (let previous = ''; previous !== value; ) {
-    previous = value;
-    value = value.replace(/\([^()]*\)/g, ' ');
-  }
+  const value = stripComments(top);
   const found: Record<string, string[]> = { dmarc: [], spf: [], dkim: [] };
   const pattern = /(?:^|[\s;])(dmarc|spf|dkim)\s*=\s*([a-z]+)/gi;
   for (let match = pattern.exec(value); match !== null; match = pattern.exec(value)) {

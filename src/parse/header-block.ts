@@ -25,9 +25,6 @@ export interface HeaderBlock {
 
 const LF = 0x0a;
 const CRLF = Buffer.from('\r\n');
-/** Headers whose newest entries sit at the end, so an oversized line keeps its tail. */
-const TAIL_KEPT = new Set(['references', 'in-reply-to']);
-
 /** Offset just past the line break that ends the header block, and where the body starts. */
 function findHeaderEnd(bytes: Buffer, start: number): { headerEnd: number; bodyStart: number } {
   const lfLf = bytes.indexOf('\n\n', start);
@@ -89,11 +86,23 @@ function repairLegacyHeaders(kept: RawField[], message: Buffer, warnings: string
   return true;
 }
 
-/** Keeps the tail of an oversized id list, cut at an id boundary. */
-function keepTail(name: string, value: string): Buffer {
-  const tail = value.slice(value.length - LIMITS.maxHeaderLineBytes + name.length + 4);
-  const cut = tail.search(/[\s<]/);
-  return Buffer.from(`${name}: ${cut === -1 ? '' : tail.slice(cut).trim()}\r\n`, 'latin1');
+/**
+ * Shortens an oversized field where a shorter one still means something: an id list keeps its
+ * newest (last) ids, an address list its first addresses. Other fields are dropped (null).
+ */
+function shortenField(name: string, raw: Buffer): Buffer | null {
+  const limit = LIMITS.maxHeaderLineBytes - name.length - 4;
+  const value = unfold(raw.toString('latin1'));
+  let kept: string;
+  if (name === 'references' || name === 'in-reply-to') {
+    const tail = value.slice(value.length - limit);
+    const cut = tail.search(/[\s<]/);
+    kept = cut === -1 ? '' : tail.slice(cut);
+  } else if (name === 'to' || name === 'cc' || name === 'bcc') {
+    const head = value.slice(name.length + 1, limit);
+    kept = head.slice(0, Math.max(0, head.lastIndexOf(',')));
+  } else return null;
+  return Buffer.from(`${name}: ${kept.trim()}\r\n`, 'latin1');
 }
 
 /**
@@ -123,12 +132,13 @@ export function readHeaderBlock(bytes: Buffer): HeaderBlock {
     let raw = bytes.subarray(fieldStart, fieldEnd);
     if (size > LIMITS.maxHeaderLineBytes) {
       changed = true;
-      if (!TAIL_KEPT.has(name)) {
+      const shortened = shortenField(name, raw);
+      if (shortened === null) {
         warnings.push(`header: dropped ${name} line of ${size} bytes (limit ${LIMITS.maxHeaderLineBytes})`);
         return;
       }
-      warnings.push(`header: ${name} line of ${size} bytes truncated to its tail`);
-      raw = keepTail(name, unfold(raw.toString('latin1')));
+      warnings.push(`header: ${name} line of ${size} bytes shortened to ${shortened.length}`);
+      raw = shortened;
     }
     const cost = headerCost(raw);
     if (total + cost > LIMITS.maxHeaderBytes) {

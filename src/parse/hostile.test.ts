@@ -42,7 +42,25 @@ describe('hostile headers', () => {
     expect(message.references[0]).toBe(`msg-${10_000 - LIMITS.maxReferences}.1718000000@mail.example.com`);
     expect(message.references.at(-1)).toBe('msg-9999.1718000000@mail.example.com');
     expect(message.inReplyTo).toBe('msg-9999.1718000000@mail.example.com');
-    expect(message.warnings.some((w) => w.startsWith('header: references line'))).toBe(true);
+    expect(message.warnings.some((w) => w.startsWith('header: references line of'))).toBe(true);
+  });
+
+  it('keeps the first addresses of an oversized To line', async () => {
+    const to = Array.from({ length: 10_000 }, (_, i) => `"User ${i}" <user${i}@example.com>`).join(', ');
+    const message = await parseMessage(
+      Buffer.from(`${HEAD.replace(/To: .*\r\n/, '')}To: ${to}\r\nSubject: all\r\n\r\nx\r\n`),
+    );
+    expect(message.to.length).toBeGreaterThan(5_000);
+    expect(message.to[0]).toEqual({ name: 'User 0', address: 'user0@example.com' });
+    expect(message.warnings[0]).toMatch(/^header: to line of \d+ bytes shortened to \d+$/);
+  });
+
+  it('reads ids around 50,000 nested comments', async () => {
+    const nested = `${'('.repeat(50_000)}<hidden@example.com>${')'.repeat(50_000)}`;
+    const message = await parseMessage(
+      Buffer.from(`${HEAD}References: <first@example.com> ${nested} <last@example.com>\r\n\r\nx\r\n`),
+    );
+    expect(message.references).toEqual(['first@example.com', 'last@example.com']);
   });
 });
 

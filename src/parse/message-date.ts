@@ -3,16 +3,14 @@
 // two days ahead is a broken clock or a forgery, and would pin the message to a wrong place.
 
 import type { DateSource } from '../core/types.js';
+import { stripComments } from './comments.js';
 
 const EARLIEST = Date.UTC(1971, 0, 1);
 const MAX_AHEAD_MS = 2 * 24 * 60 * 60 * 1000;
 
 /** Parses an RFC 5322 date (obsolete forms included); null when it cannot be read. */
 export function parseMailDate(value: string): Date | null {
-  let text = value
-    .replace(/\([^()]*\)/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
+  let text = stripComments(value).replace(/\s+/g, ' ').trim();
   if (text === '') return null;
   // A date without a zone would be read as local time of this machine; RFC 5322 4.3 says -0000.
   if (!/(?:[+-]\d{4}|\b(?:UT|UTC|GMT|[ECMP][SD]T|Z))\s*$/i.test(text)) text += ' +0000';

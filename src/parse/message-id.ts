@@ -3,18 +3,7 @@
 // 3.6.4), but domains are not, so only the part after the last '@' is lowercased.
 
 import { LIMITS } from '../core/limits.js';
-
-/** Removes RFC 5322 comments, which may hold '@' ("(added by postmaster@host)"). */
-function stripComments(value: string): string {
-  let previous = '';
-  let current = value;
-  // Innermost comments first, so nested ones go too; bounded by the nesting depth.
-  while (current !== previous && current.includes('(')) {
-    previous = current;
-    current = current.replace(/\([^()]*\)/g, ' ');
-  }
-  return current;
-}
+import { stripComments } from './comments.js';
 
 function hasControlCharacter(value: string): boolean {
   for (let i = 0; i < value.length; i++) {
