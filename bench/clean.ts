@@ -90,7 +90,7 @@ function throughput(fixtures: readonly CleanFixture[], label: string): void {
   }
   const seconds = (performance.now() - start) / 1000;
   console.log(
-    `${label.padEnd(34)} ${Math.round(count / seconds)
+    `${label.padEnd(40)} ${Math.round(count / seconds)
       .toLocaleString('en-US')
       .padStart(8)} msg/s`,
   );
@@ -102,6 +102,13 @@ const deepQuotes = (depth: number): string =>
 const PATHOLOGICAL: readonly [string, { text: string | null; html: string | null }][] = [
   ['5 MB single-line HTML', { text: null, html: `<div>${'word <b>bold</b> '.repeat(300_000)}</div>` }],
   ['5 MB single-line text', { text: 'word '.repeat(1_000_000), html: null }],
+  [
+    '127 KB dense table (largest DOM path)',
+    {
+      text: null,
+      html: `<table>${'<tr><td style="padding:0">cell</td><td><a href="https://x.example/a">link</a></td></tr>'.repeat(1_500)}</table>`,
+    },
+  ],
   ['500-deep nested blockquotes', { text: null, html: `<p>Reply on top.</p>${deepQuotes(500)}` }],
   ['10,000 unclosed tags', { text: null, html: `<p>start${'<div><span><b>x'.repeat(3_334)}` }],
   [
@@ -129,9 +136,9 @@ function pathological(): void {
     cleanMessage(input);
     const ms = performance.now() - start;
     worst = Math.max(worst, ms);
-    console.log(`${label.padEnd(34)} ${ms.toFixed(1).padStart(8)} ms`);
+    console.log(`${label.padEnd(40)} ${ms.toFixed(1).padStart(8)} ms`);
   }
-  console.log(`${'worst case'.padEnd(34)} ${worst.toFixed(1).padStart(8)} ms (target < 200 ms)`);
+  console.log(`${'worst case'.padEnd(40)} ${worst.toFixed(1).padStart(8)} ms (target < 200 ms)`);
 }
 
 const fixtures = await loadCleanFixtures(root);

@@ -47,5 +47,5 @@ export function stripTags(html: string): string {
     .replace(BLOCK_TAG, '\n')
     .replace(CELL_TAG, ' ')
     .replace(/<[^<>]*>/g, '');
-  return decodeEntities(text).replace(/[ \t\r\f]+/g, ' ');
+  return decodeEntities(text).replace(/[ \t\r\f]{2,}|[\t\r\f]/g, ' ');
 }

@@ -63,8 +63,11 @@ function footerStart(lines: readonly string[], paragraphs: readonly Paragraph[])
   return -1;
 }
 
+/** Longest paragraph read as a disclaimer; real ones stay well under this. */
+const MAX_DISCLAIMER_CHARS = 4_000;
+
 function isDisclaimer(text: string): boolean {
-  if (!DISCLAIMER.test(text)) return false;
+  if (text.length > MAX_DISCLAIMER_CHARS || !DISCLAIMER.test(text)) return false;
   return DISCLAIMER_HEADING.test(text) || text.split(/\s+/).length >= 20;
 }
 
