@@ -1,0 +1,110 @@
+// Turns a stored message into the pre-analysed column texts of the keyword index, and
+// the text each field's highlights are cut from (the same text, so offsets agree).
+
+import { createHash } from 'node:crypto';
+import {
+  detectLanguage,
+  identifierAnalyzer,
+  type Language,
+  type Token,
+  textAnalyzer,
+} from '../analysis/index.js';
+import { authoredForIndex } from '../clean/index.js';
+import type { Address, AuthVerdicts } from '../core/types.js';
+import type { StoredMessage } from '../store/index.js';
+import type { Column } from './schema.js';
+
+/** Quoted history is a low-weight fallback; its first part carries nearly all its value. */
+const QUOTED_INDEX_CHARS = 8_000;
+
+/** The original text behind each highlightable field. */
+export interface FieldTexts {
+  readonly from: string;
+  readonly recipients: string;
+  readonly subject: string;
+  /** Authored text followed by forwarded blocks: what the sender sent. */
+  readonly text: string;
+  readonly attachments: string;
+  readonly quoted: string;
+}
+
+export interface IndexedDocument {
+  readonly columns: Readonly<Record<Column, string>>;
+  readonly language: Language | null;
+  readonly untrusted: boolean;
+  readonly checksum: string;
+}
+
+export function formatAddress(address: Address): string {
+  if (!address.name) return address.address;
+  return address.address ? `${address.name} <${address.address}>` : address.name;
+}
+
+export function fieldTexts(message: StoredMessage): FieldTexts {
+  const cleaned = message.cleaned;
+  const forwarded = cleaned.forwarded.map((block) =>
+    [block.from, block.subject, block.text].filter((part): part is string => !!part).join('\n'),
+  );
+  return {
+    from: message.from ? formatAddress(message.from) : '',
+    recipients: [...message.to, ...message.cc, ...message.bcc].map(formatAddress).join(', '),
+    subject: message.subject,
+    text: [authoredForIndex(cleaned), ...forwarded].filter(Boolean).join('\n\n'),
+    attachments: message.attachments
+      .map((a) => a.filename)
+      .filter((name): name is string => !!name)
+      .join('\n'),
+    quoted: cleaned.quoted.slice(0, QUOTED_INDEX_CHARS),
+  };
+}
+
+/**
+ * Unauthenticated per the stored Authentication-Results: DMARC failed, or SPF and DKIM
+ * both failed (SPF softfail counts as failed: the domain says the host is not its own).
+ */
+export function isUntrusted(auth: AuthVerdicts): boolean {
+  if (auth.dmarc === 'fail') return true;
+  const spfFailed = auth.spf === 'fail' || auth.spf === 'softfail';
+  return spfFailed && auth.dkim === 'fail';
+}
+
+/** The language a message's text fields are stemmed in. */
+export function messageLanguage(texts: FieldTexts): Language | null {
+  return detectLanguage(texts.text || texts.subject);
+}
+
+export function analyseDocument(message: StoredMessage): IndexedDocument {
+  const texts = fieldTexts(message);
+  const language = messageLanguage(texts);
+  const ident = identifierAnalyzer();
+  const text = textAnalyzer(language);
+  const plain = textAnalyzer(null);
+  const authored = text.analyze(texts.text, 'document');
+  const attachments = text.analyze(texts.attachments, 'document');
+  const columns: Record<Column, string> = {
+    ident_from: terms(ident.analyze(texts.from, 'document')),
+    ident_recipients: terms(ident.analyze(texts.recipients, 'document')),
+    ident_subject: terms(ident.analyze(texts.subject, 'document')),
+    text_authored: terms(authored, 'exact'),
+    text_stems: `${terms(authored, 'stem')} ${terms(attachments, 'stem')}`.trim(),
+    text_attachments: terms(attachments, 'exact'),
+    text_quoted: terms(plain.analyze(texts.quoted, 'document')),
+  };
+  const hash = createHash('sha256');
+  for (const value of Object.values(columns)) hash.update(value).update('\u0000');
+  return {
+    columns,
+    language,
+    untrusted: isUntrusted(message.auth),
+    checksum: hash.digest('base64url').slice(0, 22),
+  };
+}
+
+function terms(tokens: readonly Token[], kind?: 'exact' | 'stem'): string {
+  const out: string[] = [];
+  for (const token of tokens) {
+    if (kind === 'stem' ? token.kind !== 'stem' : kind === 'exact' && token.kind === 'stem') continue;
+    out.push(token.term);
+  }
+  return out.join(' ');
+}

@@ -1,0 +1,36 @@
+// Keeps the keyword index in step with the store: the hook runs inside the store's write
+// transaction, so an indexed row and its message commit (or roll back) together.
+
+import { type Db, type IndexHook, loadMessage, sql } from '../store/index.js';
+import { analyseDocument } from './document.js';
+import { COLUMNS } from './schema.js';
+
+const INSERT_INDEX = `INSERT INTO keyword_index (rowid, ${COLUMNS.join(', ')}) VALUES (?, ${COLUMNS.map(() => '?').join(', ')})`;
+
+/** Analyses stored message `rowid` and writes its index rows (replacing any previous ones). */
+export function indexMessage(db: Db, rowid: number): void {
+  const message = loadMessage(db, rowid);
+  if (!message) return;
+  const doc = analyseDocument(message);
+  unindexMessage(db, rowid);
+  sql(db, INSERT_INDEX).run(rowid, ...COLUMNS.map((c) => doc.columns[c]));
+  sql(db, 'INSERT INTO keyword_docs (rowid, untrusted, language, checksum) VALUES (?, ?, ?, ?)').run(
+    rowid,
+    doc.untrusted ? 1 : 0,
+    doc.language,
+    doc.checksum,
+  );
+  if (doc.language !== null)
+    sql(db, 'INSERT OR IGNORE INTO keyword_languages (language) VALUES (?)').run(doc.language);
+}
+
+export function unindexMessage(db: Db, rowid: number): void {
+  const known = sql(db, 'DELETE FROM keyword_docs WHERE rowid = ?').run(rowid);
+  if (known.changes > 0) sql(db, 'DELETE FROM keyword_index WHERE rowid = ?').run(rowid);
+}
+
+export const keywordIndexHook: IndexHook = {
+  name: 'keyword',
+  onInsert: indexMessage,
+  onDelete: unindexMessage,
+};

@@ -1,0 +1,91 @@
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { MailsiftError } from '../core/errors.js';
+import { Mailsift } from '../engine.js';
+import { searchMessages } from '../search/index.js';
+import { FIXTURES, openTestArchive, type TestArchive } from '../search/test-helpers.js';
+import { checkIndex, ensureKeywordIndex, reindex } from './index.js';
+
+let archive: TestArchive | undefined;
+afterEach(() => archive?.close());
+
+const ids = (a: TestArchive, q: string): string[] =>
+  searchMessages(a.db, { q }).messages.map((m) => m.messageId);
+
+describe('keyword index maintenance', () => {
+  it('indexes in the store transaction and forgets deleted messages in the same commit', async () => {
+    const a = await openTestArchive(['stripe-receipt', 'stripe-4472', 'budget-start']);
+    archive = a;
+    expect(ids(a, 'stripe').sort()).toEqual(['stripe-4471@mail.stripe.com', 'stripe-4472@mail.stripe.com']);
+    a.deleteMessage('stripe-4471@mail.stripe.com');
+    expect(ids(a, 'stripe')).toEqual(['stripe-4472@mail.stripe.com']);
+    expect(checkIndex(a.db)).toEqual({ ok: true, problems: [] });
+  });
+
+  it('rolls the index back with a failed store transaction', async () => {
+    const a = await openTestArchive(['stripe-receipt']);
+    archive = a;
+    const rowid = a.rowidOf('stripe-4471@mail.stripe.com');
+    expect(() =>
+      a.db.transaction(() => {
+        a.db.prepare('DELETE FROM keyword_docs WHERE rowid = ?').run(rowid);
+        a.db.prepare('DELETE FROM keyword_index WHERE rowid = ?').run(rowid);
+        throw new Error('crash before commit');
+      })(),
+    ).toThrow('crash before commit');
+    expect(ids(a, 'stripe')).toEqual(['stripe-4471@mail.stripe.com']);
+  });
+
+  it('reports disagreements between store and index, and reindex repairs them', async () => {
+    const a = await openTestArchive(['stripe-receipt', 'budget-start', 'budget-reply']);
+    archive = a;
+    const rowid = a.rowidOf('budget-1@acme.io');
+    a.db.prepare('DELETE FROM keyword_index WHERE rowid = ?').run(rowid);
+    a.db.prepare('DELETE FROM keyword_docs WHERE rowid = ?').run(rowid);
+    a.db
+      .prepare('INSERT INTO keyword_docs (rowid, untrusted, language, checksum) VALUES (999, 0, NULL, ?)')
+      .run('x');
+    const report = checkIndex(a.db);
+    expect(report.ok).toBe(false);
+    expect(report.problems.join('\n')).toMatch(/messages missing from the index: 1 row\(s\) \(\d+\)/);
+    expect(report.problems.join('\n')).toMatch(/index rows for deleted messages: 1 row\(s\) \(999\)/);
+
+    const progress: number[] = [];
+    expect(reindex(a.db, (p) => progress.push(p.done))).toEqual({ indexed: 3 });
+    expect(progress.at(-1)).toBe(3);
+    expect(checkIndex(a.db, { deep: true })).toEqual({ ok: true, problems: [] });
+    expect(ids(a, 'budget')).toHaveLength(2);
+  });
+
+  it('refuses to search an index that is stale rather than return a short page', async () => {
+    const a = await openTestArchive(['stripe-receipt']);
+    archive = a;
+    a.db.prepare("UPDATE keyword_meta SET value = 'stale' WHERE key = 'state'").run();
+    try {
+      searchMessages(a.db, { q: 'stripe' });
+      throw new Error('expected index_unavailable');
+    } catch (error) {
+      expect(error).toBeInstanceOf(MailsiftError);
+      expect((error as MailsiftError).code).toBe('index_unavailable');
+    }
+  });
+
+  it('marks an index created over an existing archive stale until reindexed', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'mailsift-index-'));
+    try {
+      mkdirSync(join(root, 'mail'));
+      copyFileSync(join(FIXTURES, 'stripe-receipt.eml'), join(root, 'mail', 'stripe-receipt.eml'));
+      const plain = Mailsift.open(join(root, 'plain.db'));
+      await plain.ingest([join(root, 'mail')], { workers: 0 });
+      ensureKeywordIndex(plain.archive.db);
+      expect(checkIndex(plain.archive.db).problems[0]).toMatch(/state is 'stale'/);
+      reindex(plain.archive.db);
+      expect(searchMessages(plain.archive.db, { q: 'stripe' }).count).toBe(1);
+      plain.close();
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});

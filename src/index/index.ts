@@ -1,0 +1,16 @@
+// The keyword index: FTS5 over pre-analysed fields, kept in step with the store by a hook.
+
+export { type FieldTexts, fieldTexts, formatAddress, isUntrusted } from './document.js';
+export { indexMessage, keywordIndexHook, unindexMessage } from './hook.js';
+export { type CheckReport, checkIndex, type ReindexProgress, reindex } from './maintenance.js';
+export {
+  assertIndexReady,
+  COLUMNS,
+  type Column,
+  EXACT_TEXT_COLUMNS,
+  ensureKeywordIndex,
+  IDENTIFIER_COLUMNS,
+  INDEX_VERSION,
+  indexedLanguages,
+  indexSecret,
+} from './schema.js';

@@ -1,0 +1,123 @@
+// Rebuilding the keyword index from the store, and checking that the two agree (every
+// message indexed once, no orphan rows, FTS5's own structure sound, checksums current).
+
+import { type Db, loadMessage, sql } from '../store/index.js';
+import { analyseDocument } from './document.js';
+import { indexMessage } from './hook.js';
+import { ensureKeywordIndex, INDEX_VERSION, setMeta } from './schema.js';
+
+export interface ReindexProgress {
+  readonly done: number;
+  readonly total: number;
+}
+
+/** Rows written per transaction: large enough to amortise commits, small enough to show progress. */
+const REINDEX_BATCH = 1000;
+
+/** Drops and rebuilds the keyword index from the stored messages. */
+export function reindex(db: Db, onProgress?: (progress: ReindexProgress) => void): { indexed: number } {
+  db.transaction(() => {
+    db.exec(
+      'DROP TABLE IF EXISTS keyword_vocab; DROP TABLE IF EXISTS keyword_index; DROP TABLE IF EXISTS keyword_docs;',
+    );
+    db.exec('DELETE FROM keyword_languages');
+    setMeta(db, 'version', INDEX_VERSION);
+    setMeta(db, 'state', 'stale');
+  })();
+  ensureKeywordIndex(db);
+  const total = (db.prepare('SELECT count(*) AS n FROM messages').get() as { n: number }).n;
+  let done = 0;
+  let after = 0;
+  const nextBatch = db.prepare('SELECT id FROM messages WHERE id > ? ORDER BY id LIMIT ?').pluck();
+  for (;;) {
+    const ids = nextBatch.all(after, REINDEX_BATCH) as number[];
+    if (ids.length === 0) break;
+    db.transaction(() => {
+      for (const id of ids) indexMessage(db, id);
+    })();
+    done += ids.length;
+    after = ids[ids.length - 1] as number;
+    onProgress?.({ done, total });
+  }
+  setMeta(db, 'state', 'ready');
+  return { indexed: done };
+}
+
+export interface CheckReport {
+  readonly ok: boolean;
+  readonly problems: string[];
+}
+
+const MAX_LISTED = 20;
+
+/**
+ * Compares store and index. `deep` re-analyses every message and compares checksums,
+ * which costs as much as a reindex; the default checks presence and FTS5 structure.
+ */
+export function checkIndex(db: Db, options: { deep?: boolean } = {}): CheckReport {
+  const problems: string[] = [];
+  const state = sql(db, "SELECT value FROM keyword_meta WHERE key = 'state'").pluck().get() as
+    | string
+    | undefined;
+  const version = sql(db, "SELECT value FROM keyword_meta WHERE key = 'version'").pluck().get() as
+    | string
+    | undefined;
+  if (state !== 'ready') problems.push(`index state is '${state ?? 'missing'}': run reindex`);
+  if (version !== INDEX_VERSION)
+    problems.push(`index version ${version ?? 'missing'} differs from ${INDEX_VERSION}`);
+  const report = (label: string, ids: number[]): void => {
+    if (ids.length === 0) return;
+    const shown = ids.slice(0, MAX_LISTED).join(', ');
+    problems.push(`${label}: ${ids.length} row(s) (${shown}${ids.length > MAX_LISTED ? ', …' : ''})`);
+  };
+  report(
+    'messages missing from the index',
+    db
+      .prepare('SELECT id FROM messages WHERE id NOT IN (SELECT rowid FROM keyword_docs) ORDER BY id')
+      .pluck()
+      .all() as number[],
+  );
+  report(
+    'index rows for deleted messages',
+    db
+      .prepare('SELECT rowid FROM keyword_docs WHERE rowid NOT IN (SELECT id FROM messages) ORDER BY rowid')
+      .pluck()
+      .all() as number[],
+  );
+  report(
+    'FTS rows without a document record',
+    db
+      .prepare(
+        'SELECT id FROM keyword_index_docsize WHERE id NOT IN (SELECT rowid FROM keyword_docs) ORDER BY id',
+      )
+      .pluck()
+      .all() as number[],
+  );
+  report(
+    'document records without FTS rows',
+    db
+      .prepare(
+        'SELECT rowid FROM keyword_docs WHERE rowid NOT IN (SELECT id FROM keyword_index_docsize) ORDER BY rowid',
+      )
+      .pluck()
+      .all() as number[],
+  );
+  try {
+    db.prepare("INSERT INTO keyword_index (keyword_index, rank) VALUES ('integrity-check', 0)").run();
+  } catch (error) {
+    problems.push(`FTS5 integrity check failed: ${(error as Error).message}`);
+  }
+  if (options.deep) {
+    const stale: number[] = [];
+    const rows = db.prepare('SELECT rowid, checksum FROM keyword_docs ORDER BY rowid').all() as Array<{
+      rowid: number;
+      checksum: string;
+    }>;
+    for (const row of rows) {
+      const message = loadMessage(db, row.rowid);
+      if (message && analyseDocument(message).checksum !== row.checksum) stale.push(row.rowid);
+    }
+    report('index rows whose analysis is out of date', stale);
+  }
+  return { ok: problems.length === 0, problems };
+}

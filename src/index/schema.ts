@@ -1,0 +1,119 @@
+// The keyword index's tables: an FTS5 table fed with pre-analysed terms, a side table of
+// indexed rows (trust flag, checksum) and a small meta table (version, state, secret).
+// Created idempotently on open, so the store's migrations stay the store's own.
+
+import { randomBytes } from 'node:crypto';
+import { MailsiftError } from '../core/errors.js';
+import { type Db, sql } from '../store/index.js';
+
+/**
+ * Bumped whenever analysis or column layout changes: an index written by another version
+ * is reported stale and must be rebuilt with `reindex`.
+ */
+export const INDEX_VERSION = '1';
+
+/** FTS5 columns in declaration order; bm25 weights and one-hot explain vectors follow it. */
+export const COLUMNS = [
+  'ident_from',
+  'ident_recipients',
+  'ident_subject',
+  'text_authored',
+  'text_stems',
+  'text_attachments',
+  'text_quoted',
+] as const;
+
+export type Column = (typeof COLUMNS)[number];
+
+export const IDENTIFIER_COLUMNS: readonly Column[] = ['ident_from', 'ident_recipients', 'ident_subject'];
+/** Columns holding exact text terms (words and compounds). */
+export const EXACT_TEXT_COLUMNS: readonly Column[] = ['text_authored', 'text_attachments', 'text_quoted'];
+
+// contentless + contentless_delete: the store keeps the text, the index only postings,
+// which keeps it well under the raw mail size; deletes still work row by row.
+// '_' is a token character so a compound (inv_4471) stays one token.
+const CREATE = `
+  CREATE VIRTUAL TABLE IF NOT EXISTS keyword_index USING fts5(
+    ${COLUMNS.join(', ')},
+    content='', contentless_delete=1,
+    tokenize="unicode61 remove_diacritics 0 tokenchars '_'"
+  );
+  CREATE TABLE IF NOT EXISTS keyword_docs (
+    rowid INTEGER PRIMARY KEY,
+    untrusted INTEGER NOT NULL,
+    language TEXT,
+    checksum TEXT NOT NULL
+  );
+  CREATE TABLE IF NOT EXISTS keyword_languages (language TEXT PRIMARY KEY) WITHOUT ROWID;
+  CREATE TABLE IF NOT EXISTS keyword_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+  CREATE VIRTUAL TABLE IF NOT EXISTS keyword_vocab USING fts5vocab(keyword_index, 'row');
+`;
+
+export type IndexState = 'ready' | 'stale';
+
+/**
+ * Creates the keyword tables when missing. An index created over an archive that already
+ * holds messages (or written by another INDEX_VERSION) is marked stale until `reindex`.
+ */
+export function ensureKeywordIndex(db: Db): void {
+  db.transaction(() => {
+    const existed =
+      db.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'keyword_index'").get() !== undefined;
+    db.exec(CREATE);
+    if (getMeta(db, 'secret') === undefined) setMeta(db, 'secret', randomBytes(32).toString('hex'));
+    const version = getMeta(db, 'version');
+    if (version === undefined) {
+      const messages = (db.prepare('SELECT count(*) AS n FROM messages').get() as { n: number }).n;
+      setMeta(db, 'version', INDEX_VERSION);
+      setMeta(db, 'state', existed || messages > 0 ? 'stale' : 'ready');
+    } else if (version !== INDEX_VERSION) {
+      setMeta(db, 'state', 'stale');
+    }
+  })();
+}
+
+export function getMeta(db: Db, key: string): string | undefined {
+  return (sql(db, 'SELECT value FROM keyword_meta WHERE key = ?').get(key) as { value: string } | undefined)
+    ?.value;
+}
+
+export function setMeta(db: Db, key: string, value: string): void {
+  sql(db, 'INSERT OR REPLACE INTO keyword_meta (key, value) VALUES (?, ?)').run(key, value);
+}
+
+/** Throws index_unavailable unless the index exists, is of this version, and is complete. */
+export function assertIndexReady(db: Db): void {
+  let state: string | undefined;
+  let version: string | undefined;
+  try {
+    state = getMeta(db, 'state');
+    version = getMeta(db, 'version');
+  } catch (error) {
+    throw new MailsiftError('index_unavailable', 'the keyword index is missing; run `mailsift reindex`', {
+      param: 'index',
+      cause: error,
+    });
+  }
+  if (state !== 'ready' || version !== INDEX_VERSION) {
+    throw new MailsiftError(
+      'index_unavailable',
+      'the keyword index is out of date or incomplete, so results could miss messages; run `mailsift reindex`',
+      { param: 'index' },
+    );
+  }
+}
+
+/** The per-archive secret that signs page tokens. */
+export function indexSecret(db: Db): string {
+  const secret = getMeta(db, 'secret');
+  if (secret === undefined)
+    throw new MailsiftError('index_unavailable', 'the keyword index is not initialised', { param: 'index' });
+  return secret;
+}
+
+/** Languages seen in indexed messages: the stemmers a query needs. */
+export function indexedLanguages(db: Db): string[] {
+  return (
+    sql(db, 'SELECT language FROM keyword_languages ORDER BY language').all() as Array<{ language: string }>
+  ).map((r) => r.language);
+}

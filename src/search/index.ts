@@ -1,0 +1,24 @@
+// Agent search: relevance search (messages, threads) and filtered lists over the archive.
+
+export type { HighlightField, Highlights } from './highlights.js';
+export type { AttachmentSummary, Explanation, MessageHit, MessageItem, ThreadHit } from './hits.js';
+export { type ListResult, listMessages } from './list.js';
+export {
+  DEFAULT_LIMIT,
+  DEFAULT_RECENCY,
+  type ListParams,
+  listParamsSchema,
+  MAX_LIMIT,
+  MAX_QUERY_CHARS,
+  recencySchema,
+  type SearchParams,
+  searchParamsSchema,
+} from './params.js';
+export { COLUMN_WEIGHTS, EXCLUDED_LABELS } from './ranked-query.js';
+export {
+  FUZZY_BUDGET_MS,
+  type MessageSearchResult,
+  searchMessages,
+  searchThreads,
+  type ThreadSearchResult,
+} from './search.js';

@@ -1,0 +1,135 @@
+// Filtered lists: every given filter must match, never scored, chronological, keyset-paged
+// on (date, rowid) so any depth costs the same as the first page.
+
+import { parseQuery } from '../analysis/index.js';
+import { type Column, indexSecret } from '../index/index.js';
+import { type Db, inboxByName, loadMessage, type StoredMessage, sql } from '../store/index.js';
+import { type MessageItem, messageItem } from './hits.js';
+import { isPrefixPart } from './match.js';
+import { decodePageToken, encodePageToken, fingerprint } from './page-token.js';
+import { type ListRequest, validateListParams } from './params.js';
+
+export interface ListResult {
+  readonly count: number;
+  readonly limit: number;
+  readonly nextPageToken: string | null;
+  readonly messages: MessageItem[];
+}
+
+const quote = (term: string): string => `"${term}"`;
+
+/** Identifier prefix semantics, confined to one column: every run of `value` must match there. */
+function identifierFilter(column: Column, value: string): string | null {
+  const groups = parseQuery(value);
+  if (groups.length === 0) return null;
+  return groups
+    .map(
+      (g) =>
+        `{${column}} : (${g.parts.map((p, i) => (isPrefixPart(g, i) ? `${quote(p)}*` : quote(p))).join(' + ')})`,
+    )
+    .join(' AND ');
+}
+
+function hiddenLabels(request: ListRequest): string[] {
+  const hidden: string[] = [];
+  if (!request.includeSpam && !request.labels.includes('spam')) hidden.push('spam');
+  if (!request.includeTrash && !request.labels.includes('trash')) hidden.push('trash');
+  if (!request.labels.includes('blocked')) hidden.push('blocked');
+  return hidden;
+}
+
+function singleInbox(db: Db): number {
+  const rows = db.prepare('SELECT id FROM inboxes LIMIT 2').pluck().all() as number[];
+  return rows.length === 1 ? (rows[0] as number) : 0;
+}
+
+/** Lists messages matching every filter, newest first unless `ascending`. Params: see listParamsSchema. */
+export function listMessages(db: Db, params: unknown): ListResult {
+  const request = validateListParams(params);
+  return db.transaction(() => {
+    const inboxId = request.inbox === null ? singleInbox(db) : inboxByName(db, request.inbox).id;
+    const where: string[] = [];
+    const binds: Record<string, unknown> = {};
+    if (inboxId !== 0) {
+      where.push('m.inbox_id = @inbox');
+      binds.inbox = inboxId;
+    }
+    const matches = [
+      identifierFilter('ident_from', request.from ?? ''),
+      identifierFilter('ident_recipients', request.to ?? ''),
+      identifierFilter('ident_subject', request.subject ?? ''),
+    ].filter((m): m is string => m !== null);
+    const emptyText = [request.from, request.to, request.subject].some(
+      (v) => v !== null && parseQuery(v).length === 0,
+    );
+    if (matches.length > 0) {
+      where.push('m.id IN (SELECT rowid FROM keyword_index WHERE keyword_index MATCH @match)');
+      binds.match = matches.join(' AND ');
+    }
+    request.labels.forEach((label, i) => {
+      where.push(
+        `EXISTS (SELECT 1 FROM message_labels l WHERE l.message_rowid = m.id AND l.label = @label${i})`,
+      );
+      binds[`label${i}`] = label;
+    });
+    const hidden = hiddenLabels(request);
+    where.push(
+      `NOT EXISTS (SELECT 1 FROM message_labels h WHERE h.message_rowid = m.id AND h.label IN (${hidden.map((l) => `'${l}'`).join(', ')}))`,
+    );
+    if (request.after !== null) {
+      where.push('m.date >= @after');
+      binds.after = request.after;
+    }
+    if (request.before !== null) {
+      where.push('m.date < @before');
+      binds.before = request.before;
+    }
+    if (request.hasAttachment !== null) {
+      where.push(
+        `${request.hasAttachment ? '' : 'NOT '}EXISTS (SELECT 1 FROM attachments a WHERE a.message_rowid = m.id AND a.inline = 0)`,
+      );
+    }
+    if (request.threadId !== null) {
+      where.push(
+        'm.thread_id IN (SELECT @thread UNION SELECT new_id FROM thread_aliases WHERE old_id = @thread)',
+      );
+      binds.thread = request.threadId.trim();
+    }
+    const print = fingerprint(['list', { ...request, limit: null, pageToken: null }]);
+    const secret = indexSecret(db);
+    const dir = request.ascending ? '>' : '<';
+    if (request.pageToken !== null) {
+      const token = decodePageToken(secret, request.pageToken, {
+        kinds: ['list'],
+        fingerprint: print,
+        inbox: inboxId,
+      });
+      where.push(`(m.date ${dir} @date OR (m.date = @date AND m.id ${dir} @rowid))`);
+      binds.date = token.position.date;
+      binds.rowid = token.position.rowid;
+    }
+    const order = request.ascending ? 'ASC' : 'DESC';
+    const rows = emptyText
+      ? []
+      : (sql(
+          db,
+          `SELECT m.id AS rowid, m.date AS date FROM messages m WHERE ${where.join(' AND ')}
+           ORDER BY m.date ${order}, m.id ${order} LIMIT @n`,
+        ).all({ ...binds, n: request.limit + 1 }) as Array<{ rowid: number; date: number }>);
+    const page = rows.slice(0, request.limit);
+    const last = page[page.length - 1];
+    const nextPageToken =
+      rows.length > request.limit && last
+        ? encodePageToken(secret, {
+            kind: 'list',
+            fingerprint: print,
+            inbox: inboxId,
+            origin: 0,
+            watermark: 0,
+            position: { score: 0, date: last.date, rowid: last.rowid },
+          })
+        : null;
+    const messages = page.map((r) => messageItem(loadMessage(db, r.rowid) as StoredMessage));
+    return { count: messages.length, limit: request.limit, nextPageToken, messages };
+  })();
+}

@@ -1,0 +1,164 @@
+// The SQL of relevance search: FTS5 matches joined to the store, filtered by inbox, dates,
+// watermark and exclusions, scored by weighted bm25 times the bounded recency multiplier,
+// and cut with a keyset on (score desc, date desc, rowid desc).
+
+import { COLUMNS, type Column } from '../index/index.js';
+import { type Db, sql } from '../store/index.js';
+import type { KeysetPosition } from './page-token.js';
+
+/**
+ * bm25 column weights: who sent it and what it is called say most about a message; then
+ * what its author wrote; attachment names less; stems (a weaker form of the same words)
+ * and quoted history (someone else's words, already indexed in their own message) least.
+ */
+export const COLUMN_WEIGHTS: Readonly<Record<Column, number>> = {
+  ident_from: 4,
+  ident_recipients: 2,
+  ident_subject: 4,
+  text_authored: 2,
+  text_stems: 0.5,
+  text_attachments: 1,
+  text_quoted: 0.25,
+};
+
+const WEIGHTS = COLUMNS.map((c) => COLUMN_WEIGHTS[c]).join(', ');
+const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+
+/** Labels never shown by relevance search, whatever the caller asks. */
+export const EXCLUDED_LABELS = ['spam', 'trash', 'blocked'] as const;
+
+export interface RankContext {
+  readonly inboxId: number;
+  readonly after: number | null;
+  readonly before: number | null;
+  readonly origin: number;
+  readonly watermark: number;
+  readonly maxBoost: number;
+  readonly halfLifeDays: number;
+}
+
+export interface RankedRow {
+  readonly rowid: number;
+  readonly date: number;
+  readonly score: number;
+  readonly threadId: string;
+}
+
+/** "Now" floored to the hour: pages served within the hour share one origin, and the token carries it. */
+export function recencyOrigin(now = Date.now()): number {
+  return Math.floor(now / HOUR_MS) * HOUR_MS;
+}
+
+/** 1 + (M − 1)·2^(−age/halfLife): a ratio in [1, M], independent of archive size. */
+export function recencyFactor(ctx: RankContext, date: number): number {
+  const age = Math.max(0, ctx.origin - date);
+  return 1 + (ctx.maxBoost - 1) * 2 ** (-age / (ctx.halfLifeDays * DAY_MS));
+}
+
+// The FTS table drives (CROSS JOIN pins the order): starting from the inbox's date index
+// would run the MATCH once per message.
+function baseSql(ctx: RankContext): string {
+  return `
+    SELECT k.rowid AS rowid, m.date AS date, m.thread_id AS threadId, m.inbox_id AS inboxId,
+      (-bm25(keyword_index, ${WEIGHTS})) * (1.0 + @boost * pow(2.0, -max(0, @origin - m.date) / @halfLife)) AS score
+    FROM keyword_index k CROSS JOIN messages m ON m.id = k.rowid CROSS JOIN keyword_docs d ON d.rowid = k.rowid
+    WHERE keyword_index MATCH @match AND k.rowid <= @watermark
+      ${ctx.inboxId !== 0 ? 'AND m.inbox_id = @inbox' : ''}
+      ${ctx.after !== null ? 'AND m.date >= @after' : ''}
+      ${ctx.before !== null ? 'AND m.date < @before' : ''}
+      AND d.untrusted = 0
+      AND NOT EXISTS (SELECT 1 FROM message_labels l WHERE l.message_rowid = k.rowid
+        AND l.label IN (${EXCLUDED_LABELS.map((l) => `'${l}'`).join(', ')}))`;
+}
+
+/**
+ * Keyset after the message the previous page ended on, compared against that message's
+ * score under the CURRENT statistics: inserts and deletes shift bm25's corpus statistics
+ * between requests, and comparing with the anchor's live score keeps the boundary where
+ * page 1 put it. When the anchor is gone, its score from the token stands in.
+ */
+const ANCHOR = `anchor AS (SELECT coalesce((SELECT score FROM hits WHERE rowid = @rowid), @score) AS s)`;
+const KEYSET = `(@first = 1 OR score < anchor.s OR (score = anchor.s AND (date < @date OR (date = @date AND rowid < @rowid))))`;
+const ORDER = 'ORDER BY score DESC, date DESC, rowid DESC';
+
+function binds(
+  ctx: RankContext,
+  match: string,
+  position: KeysetPosition | null,
+  extra: Record<string, unknown> = {},
+) {
+  return {
+    match,
+    watermark: ctx.watermark,
+    origin: ctx.origin,
+    boost: ctx.maxBoost - 1,
+    halfLife: ctx.halfLifeDays * DAY_MS,
+    ...(ctx.inboxId !== 0 ? { inbox: ctx.inboxId } : {}),
+    ...(ctx.after !== null ? { after: ctx.after } : {}),
+    ...(ctx.before !== null ? { before: ctx.before } : {}),
+    first: position === null ? 1 : 0,
+    score: position?.score ?? 0,
+    date: position?.date ?? 0,
+    rowid: position?.rowid ?? 0,
+    ...extra,
+  };
+}
+
+// MATERIALIZED everywhere: a subquery flattened into the outer WHERE or aggregate would
+// evaluate bm25() outside the FTS5 scan (an error, or silently wrong keyset comparisons).
+
+/** Up to n messages after `position` in rank order. */
+export function rankMessages(
+  db: Db,
+  ctx: RankContext,
+  match: string,
+  position: KeysetPosition | null,
+  n: number,
+): RankedRow[] {
+  const text = `WITH hits AS MATERIALIZED (${baseSql(ctx)}), ${ANCHOR}
+    SELECT rowid, date, score, threadId FROM hits, anchor WHERE ${KEYSET} ${ORDER} LIMIT @n`;
+  return sql(db, text).all(binds(ctx, match, position, { n })) as RankedRow[];
+}
+
+/** Up to n threads after `position`, each ranked by its best message (carried as rowid/date). */
+export function rankThreads(
+  db: Db,
+  ctx: RankContext,
+  match: string,
+  position: KeysetPosition | null,
+  n: number,
+): RankedRow[] {
+  const text = `
+    WITH hits AS MATERIALIZED (${baseSql(ctx)}), ${ANCHOR},
+      threads AS (SELECT rowid, date, threadId, max(score) AS score FROM hits GROUP BY inboxId, threadId)
+    SELECT rowid, date, score, threadId FROM threads, anchor WHERE ${KEYSET} ${ORDER} LIMIT @n`;
+  return sql(db, text).all(binds(ctx, match, position, { n })) as RankedRow[];
+}
+
+/**
+ * Each column's bm25 as if it were the only one weighted. FTS5 saturates the weighted
+ * term frequency summed over columns, so these do not add up to the total: they say how
+ * much each field alone would have scored, which is what attribution needs.
+ */
+export function columnContributions(
+  db: Db,
+  match: string,
+  rowids: readonly number[],
+): Map<number, Record<Column, number>> {
+  const result = new Map<number, Record<Column, number>>();
+  if (rowids.length === 0) return result;
+  const oneHot = COLUMNS.map(
+    (_, i) =>
+      `bm25(keyword_index, ${COLUMNS.map((__, j) => (i === j ? COLUMN_WEIGHTS[COLUMNS[j] as Column] : 0)).join(', ')}) AS c${i}`,
+  );
+  const text = `SELECT rowid, ${oneHot.join(', ')} FROM keyword_index WHERE keyword_index MATCH ? AND rowid IN (SELECT value FROM json_each(?))`;
+  for (const row of sql(db, text).all(match, JSON.stringify(rowids)) as Array<Record<string, number>>) {
+    const contributions = {} as Record<Column, number>;
+    COLUMNS.forEach((column, i) => {
+      contributions[column] = -(row[`c${i}`] as number);
+    });
+    result.set(row.rowid as number, contributions);
+  }
+  return result;
+}
