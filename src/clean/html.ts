@@ -23,13 +23,8 @@ export interface HtmlLines {
  */
 const MAX_DOM_DEPTH = 120;
 
-/**
- * Largest HTML given the DOM treatment. Parsing plus html-to-text costs about 1 ms per KB on
- * dense markup, so 128 KB keeps the worst case near 150 ms; Gmail clips messages at 102 KB,
- * so real mail HTML nearly always fits. Larger HTML is flattened by a linear tag stripper.
- * (A candidate for LIMITS in src/core/limits.ts.)
- */
-export const MAX_DOM_HTML_CHARS = 128 * 1024;
+/** Largest HTML given the DOM treatment; the reason for the number is in LIMITS. */
+export const MAX_DOM_HTML_CHARS = LIMITS.maxDomHtmlChars;
 
 // Private-use characters cannot come from the message: they are stripped from the input.
 const OPEN = '\uE000';

@@ -35,6 +35,13 @@ export const LIMITS = {
   maxThreadDepth: 10_000,
   /** Body characters handed to the cleaning stage; beyond this, the rest stays stored but unsplit. */
   maxCleanChars: 2 * 1024 * 1024,
+  /**
+   * Largest HTML given the DOM treatment (quote containers, hidden-element pruning).
+   * Parsing plus html-to-text costs about 1 ms per KB on dense markup, so 128 KB keeps the
+   * worst case near 150 ms; Gmail clips messages at 102 KB, so real mail HTML nearly always
+   * fits. Larger HTML is flattened by a linear tag stripper.
+   */
+  maxDomHtmlChars: 128 * 1024,
   /** HTML characters flattened; larger HTML is truncated before parsing (DOM cost is linear but large). */
   maxHtmlChars: 4 * 1024 * 1024,
 } as const;
