@@ -24,6 +24,8 @@ export interface HeaderBlock {
 }
 
 const LF = 0x0a;
+/** Longer field names exist only in garbage; real ones stay under 80 characters. */
+const MAX_NAME_LENGTH = 200;
 const CRLF = Buffer.from('\r\n');
 /** Offset just past the line break that ends the header block, and where the body starts. */
 function findHeaderEnd(bytes: Buffer, start: number): { headerEnd: number; bodyStart: number } {
@@ -36,8 +38,10 @@ function findHeaderEnd(bytes: Buffer, start: number): { headerEnd: number; bodyS
 
 /** Field name of the line starting at `start`, or null when the line is not a header field. */
 function fieldName(bytes: Buffer, start: number, end: number): string | null {
-  const colon = bytes.indexOf(0x3a, start);
-  if (colon <= start || colon >= end || colon - start > 200) return null;
+  // Bounded: an unbounded indexOf would scan to the next colon anywhere, for every colon-less line.
+  const found = bytes.subarray(start, Math.min(end, start + MAX_NAME_LENGTH + 1)).indexOf(0x3a);
+  if (found <= 0) return null;
+  const colon = start + found;
   for (let i = start; i < colon; i++) {
     const b = bytes[i] as number;
     // RFC 5322 2.2: printable US-ASCII except colon; trailing WSP before ':' is obsolete syntax.
@@ -72,7 +76,7 @@ interface RawField {
  * for all of them together: a single Subject is too short for detection to be trusted.
  */
 function repairLegacyHeaders(kept: RawField[], message: Buffer, warnings: string[]): boolean {
-  const legacy = kept.filter(({ raw }) => /[\x80-\xff]/.test(raw.toString('latin1')) && !isUtf8(raw));
+  const legacy = kept.filter(({ raw }) => !isUtf8(raw));
   if (legacy.length === 0) return false;
   const charset = legacyHeaderCharset(
     Buffer.concat(legacy.map(({ raw }) => raw)),

@@ -45,6 +45,14 @@ describe('hostile headers', () => {
     expect(message.warnings.some((w) => w.startsWith('header: references line of'))).toBe(true);
   });
 
+  it('drops 400,000 colon-less lines inside the header block', async () => {
+    const junk = 'this line is not a header field\r\n'.repeat(400_000);
+    const message = await parseMessage(Buffer.from(`${HEAD}${junk}Subject: after junk\r\n\r\nbody\r\n`));
+    expect(message.from?.address).toBe('eve@example.com');
+    expect(message.text).toBe('body');
+    expect(message.warnings).toContain('header: dropped 400000 malformed header lines');
+  });
+
   it('keeps the first addresses of an oversized To line', async () => {
     const to = Array.from({ length: 10_000 }, (_, i) => `"User ${i}" <user${i}@example.com>`).join(', ');
     const message = await parseMessage(
@@ -101,6 +109,22 @@ describe('hostile MIME structure', () => {
     expect(message.attachments[0]).toMatchObject({ filename: 'f0.bin', size: 6 });
     expect(message.attachments[0]?.content.toString()).toBe('part 0');
     expect(message.warnings).toContain(`mime: more than ${LIMITS.maxMimeParts} parts, the rest skipped`);
+  });
+
+  it('walks parts that lack blank lines and closing delimiters without rescanning the message', async () => {
+    const filler = 'x'.repeat(76);
+    const parts = Array.from(
+      { length: 900 },
+      (_, i) =>
+        `--outer\r\nContent-Type: multipart/mixed; boundary="inner${i}"\r\n--inner${i}\r\n${filler}\r\n`,
+    );
+    const bytes = Buffer.from(
+      `${HEAD}Subject: unclosed\r\nContent-Type: multipart/mixed; boundary="outer"\r\n\r\n` +
+        `--outer\r\nContent-Type: text/plain\r\n\r\nfirst part\r\n${parts.join('')}${`${filler}\r\n`.repeat(100_000)}`,
+    );
+    const message = await parseMessage(bytes);
+    expect(message.subject).toBe('unclosed');
+    expect(message.text?.startsWith('first part')).toBe(true);
   });
 
   it('keeps metadata but not content of an attachment over the size limit', async () => {

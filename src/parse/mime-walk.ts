@@ -99,37 +99,39 @@ function readFields(s: string, start: number, end: number): RawField[] {
 
 /** Where a part's header block ends (start of the blank line) and its body starts. */
 function splitEntity(s: string, start: number, end: number): { headerEnd: number; bodyStart: number } {
-  if (s.startsWith('\r\n', start)) return { headerEnd: start, bodyStart: start + 2 };
-  if (s.startsWith('\n', start)) return { headerEnd: start, bodyStart: start + 1 };
-  const blank = /\r?\n\r?\n/g;
-  blank.lastIndex = start;
-  const match = blank.exec(s);
-  if (match === null || match.index >= end) return { headerEnd: end, bodyStart: end };
-  return { headerEnd: match.index, bodyStart: Math.min(end, match.index + match[0].length) };
+  // Searching a slice (O(1) in V8) keeps each search inside the part: a regex or indexOf on
+  // the whole message would run to its end for every part that lacks a blank line.
+  const part = s.slice(start, end);
+  if (part.startsWith('\r\n')) return { headerEnd: start, bodyStart: start + 2 };
+  if (part.startsWith('\n')) return { headerEnd: start, bodyStart: start + 1 };
+  const match = /\r?\n\r?\n/.exec(part);
+  if (match === null) return { headerEnd: end, bodyStart: end };
+  return { headerEnd: start + match.index, bodyStart: start + match.index + match[0].length };
 }
 
 /** Offsets of the body parts between `--boundary` delimiter lines (RFC 2046 5.1.1). */
 function splitMultipart(s: string, start: number, end: number, boundary: string): [number, number][] {
+  const body = s.slice(start, end);
   const parts: [number, number][] = [];
   const delimiter = `--${boundary}`;
   let partStart = -1;
-  for (let at = s.indexOf(delimiter, start); at !== -1 && at < end; at = s.indexOf(delimiter, at + 1)) {
-    if (at !== start && s[at - 1] !== '\n') continue;
+  for (let at = body.indexOf(delimiter); at !== -1; at = body.indexOf(delimiter, at + 1)) {
+    if (at !== 0 && body[at - 1] !== '\n') continue;
     const after = at + delimiter.length;
-    const closing = s.startsWith('--', after);
-    const lineEnd = s.indexOf('\n', after);
-    const rest = s.slice(closing ? after + 2 : after, lineEnd === -1 ? end : lineEnd);
+    const closing = body.startsWith('--', after);
+    const lineEnd = body.indexOf('\n', after);
+    const rest = body.slice(closing ? after + 2 : after, lineEnd === -1 ? body.length : lineEnd);
     if (rest.trim() !== '') continue;
     if (partStart !== -1) {
       // The line break before a delimiter belongs to the delimiter.
-      const partEnd = s[at - 2] === '\r' ? at - 2 : at - 1;
-      parts.push([partStart, Math.max(partStart, partEnd)]);
+      const partEnd = body[at - 2] === '\r' ? at - 2 : at - 1;
+      parts.push([start + partStart, start + Math.max(partStart, partEnd)]);
     }
     if (closing) return parts;
-    partStart = lineEnd === -1 ? end : Math.min(end, lineEnd + 1);
+    partStart = lineEnd === -1 ? body.length : lineEnd + 1;
   }
   // A missing closing delimiter is common in truncated mail: the last part runs to the end.
-  if (partStart !== -1) parts.push([partStart, end]);
+  if (partStart !== -1) parts.push([start + partStart, end]);
   return parts;
 }
 
