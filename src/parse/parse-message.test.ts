@@ -74,6 +74,17 @@ describe('headers', () => {
     ]);
   });
 
+  it('keeps what can be read of unparseable address text', async () => {
+    const bytes = Buffer.from(
+      'From: Accounts Payable\r\nTo: <>, "Quoted, Name" <Q@X.example>, undisclosed-recipients:;\r\n' +
+        'Cc: "unterminated <a@B.example>\r\nDate: Tue, 4 Jun 2024 10:00:00 +0200\r\n\r\nx\r\n',
+    );
+    const message = await parseMessage(bytes);
+    expect(message.from).toEqual({ name: 'Accounts Payable', address: '' });
+    expect(message.to).toEqual([{ name: 'Quoted, Name', address: 'q@x.example' }]);
+    expect(message.cc).toEqual([{ name: 'unterminated', address: 'a@b.example' }]);
+  });
+
   it('decodes a broken encoded word as far as it can, without throwing', async () => {
     const bytes = Buffer.from(
       'From: =?utf-8?B?not base64!?= <x@example.com>\r\nSubject: =?utf-8?Q?caf=C3=A9?= =?bogus-charset?Q?ol=E9?= =?utf-8?Q?broken\r\n\r\nbody\r\n',

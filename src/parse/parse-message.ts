@@ -21,15 +21,29 @@ export interface ParseOptions {
   readonly fileTime?: Date | null;
 }
 
+/**
+ * addressparser returns unbalanced input as one "address" (`"unterminated <a"@b.example>`);
+ * the addr-spec inside it is kept as the address and the rest as the name.
+ */
+function readableAddress(name: string, address: string): Address {
+  if (!/["<>()\s]/.test(address)) return { name, address: address.toLowerCase() };
+  const text = address.replace(/"/g, '').replace(/[<>()]/g, ' ');
+  const spec = /[^\s,;:]+@[^\s,;:]+/.exec(text)?.[0];
+  const rest = (spec === undefined ? text : text.replace(spec, ' ')).replace(/\s+/g, ' ').trim();
+  return { name: name || rest, address: spec?.toLowerCase() ?? '' };
+}
+
 function flattenAddresses(entries: readonly EmailAddress[], out: Address[]): void {
   for (const entry of entries) {
     if (entry.group) {
       flattenAddresses(entry.group, out);
       continue;
     }
-    const name = (entry.name ?? '').replace(/\s+/g, ' ').trim();
-    const address = (entry.address ?? '').trim().toLowerCase();
-    if (name !== '' || address !== '') out.push({ name, address });
+    const address = readableAddress(
+      (entry.name ?? '').replace(/\s+/g, ' ').trim(),
+      (entry.address ?? '').trim(),
+    );
+    if (address.name !== '' || address.address !== '') out.push(address);
   }
 }
 
