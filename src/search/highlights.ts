@@ -36,11 +36,19 @@ function identifierSpans(text: string, terms: HighlightTerms): Span[] {
 }
 
 function textSpans(text: string, language: Language | null, terms: HighlightTerms): Span[] {
-  return textAnalyzer(language)
-    .analyze(text, 'document')
-    .filter((t: Token) =>
-      t.kind === 'stem' ? terms.stems.has(t.term) : terms.textExact.has(t.term) || terms.stems.has(t.term),
-    );
+  const tokens = textAnalyzer(language).analyze(text, 'document');
+  const spans: Span[] = tokens.filter((t) =>
+    t.kind === 'stem' ? terms.stems.has(t.term) : terms.textExact.has(t.term) || terms.stems.has(t.term),
+  );
+  const words = tokens.filter((t) => t.kind === 'word');
+  for (const phrase of terms.textPhrases) {
+    for (let k = 0; k + phrase.length <= words.length; k++) {
+      if (phrase.every((part, i) => (words[k + i] as Token).term === part)) {
+        spans.push({ start: (words[k] as Token).start, end: (words[k + phrase.length - 1] as Token).end });
+      }
+    }
+  }
+  return spans;
 }
 
 /** Characters that tie runs into one identifier: matched runs across them read as one match. */
@@ -93,17 +101,16 @@ export function fragments(text: string, rawSpans: Span[]): string[] {
   return out;
 }
 
-/** Highlights for the fields that matched (per the index); a field with no locatable term is left out. */
+/** Highlights for every field where a query term occurs; fields without one get no key. */
 export function buildHighlights(
   texts: FieldTexts,
-  matched: ReadonlySet<HighlightField>,
   language: Language | null,
   terms: HighlightTerms,
 ): Highlights {
   const result: Highlights = {};
   for (const field of ['from', 'recipients', 'subject', 'text', 'attachments', 'quoted'] as const) {
-    if (!matched.has(field)) continue;
     const text = texts[field];
+    if (text === '') continue;
     const identifier = field === 'from' || field === 'recipients' || field === 'subject';
     const spans = identifier
       ? identifierSpans(text, terms)

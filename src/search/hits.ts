@@ -4,7 +4,7 @@
 import { isLanguage, type Language } from '../analysis/index.js';
 import { COLUMNS, type Column, fieldTexts, formatAddress } from '../index/index.js';
 import { type Db, loadMessage, type StoredMessage, sql } from '../store/index.js';
-import { buildHighlights, type HighlightField, type Highlights } from './highlights.js';
+import { buildHighlights, type Highlights } from './highlights.js';
 import type { HighlightTerms } from './match.js';
 
 const PREVIEW_CHARS = 200;
@@ -90,16 +90,6 @@ export function messageItem(message: StoredMessage): MessageItem {
   };
 }
 
-const FIELD_OF_COLUMN: Readonly<Record<Column, HighlightField>> = {
-  ident_from: 'from',
-  ident_recipients: 'recipients',
-  ident_subject: 'subject',
-  text_authored: 'text',
-  text_stems: 'text',
-  text_attachments: 'attachments',
-  text_quoted: 'quoted',
-};
-
 export interface Scored {
   readonly message: StoredMessage;
   readonly highlights: Highlights;
@@ -107,42 +97,38 @@ export interface Scored {
   readonly explain?: Explanation;
 }
 
-/** Loads a ranked row and attributes its match: which fields matched and where. */
+/**
+ * Loads a ranked row and attributes its match. Fields are attributed by locating the
+ * query's terms in each field's text, the same way the index matched them; `explain`
+ * adds the index's own per-column scores.
+ */
 export function scoreDetails(
   db: Db,
   row: { rowid: number; score: number },
-  contributions: Record<Column, number> | undefined,
   terms: HighlightTerms,
-  explain: { recency: number; match: 'exact' | 'fuzzy' } | null,
+  explain: {
+    contributions: Record<Column, number> | undefined;
+    recency: number;
+    match: 'exact' | 'fuzzy';
+  } | null,
 ): Scored {
   const message = loadMessage(db, row.rowid) as StoredMessage;
-  const matched = new Set<HighlightField>();
-  const fields: Partial<Record<Column, number>> = {};
-  for (const column of COLUMNS) {
-    const value = contributions?.[column] ?? 0;
-    if (value === 0) continue;
-    matched.add(FIELD_OF_COLUMN[column]);
-    fields[column] = value;
-  }
   const stored = sql(db, 'SELECT language FROM keyword_docs WHERE rowid = ?').pluck().get(row.rowid) as
     | string
     | null;
   const language: Language | null = stored !== null && isLanguage(stored) ? stored : null;
-  const highlights = buildHighlights(fieldTexts(message), matched, language, terms);
+  const highlights = buildHighlights(fieldTexts(message), language, terms);
+  if (!explain) return { message, highlights, score: row.score };
+  const fields: Partial<Record<Column, number>> = {};
+  for (const column of COLUMNS) {
+    const value = explain.contributions?.[column] ?? 0;
+    if (value !== 0) fields[column] = value;
+  }
   return {
     message,
     highlights,
     score: row.score,
-    ...(explain
-      ? {
-          explain: {
-            fields,
-            bm25: row.score / explain.recency,
-            recency: explain.recency,
-            match: explain.match,
-          },
-        }
-      : {}),
+    explain: { fields, bm25: row.score / explain.recency, recency: explain.recency, match: explain.match },
   };
 }
 

@@ -62,6 +62,8 @@ export interface HighlightTerms {
   >;
   /** Text fields: exact words, compounds and typo variants; stems match stem tokens. */
   readonly textExact: ReadonlySet<string>;
+  /** Text fields: multi-part groups, matched as adjacent words (as the index's phrase does). */
+  readonly textPhrases: ReadonlyArray<readonly string[]>;
   readonly stems: ReadonlySet<string>;
 }
 
@@ -72,7 +74,7 @@ export function highlightTerms(
   const textExact = new Set<string>();
   const stems = new Set<string>();
   groups.forEach((group, g) => {
-    for (const part of group.parts) textExact.add(part);
+    if (group.parts.length === 1) textExact.add(group.parts[0] as string);
     if (group.compound !== null) textExact.add(group.compound);
     for (const variant of variants.get(g) ?? []) textExact.add(variant);
     if (group.parts.length === 1) for (const stem of group.stems[0] ?? []) stems.add(stem);
@@ -80,5 +82,6 @@ export function highlightTerms(
   const identifierGroups = groups.map((group) =>
     group.parts.map((term, i) => ({ term, prefix: isPrefixPart(group, i) })),
   );
-  return { identifierGroups, textExact, stems };
+  const textPhrases = groups.filter((g) => g.parts.length > 1).map((g) => g.parts);
+  return { identifierGroups, textExact, textPhrases, stems };
 }

@@ -139,11 +139,14 @@ export function rankThreads(
 /**
  * Each column's bm25 as if it were the only one weighted. FTS5 saturates the weighted
  * term frequency summed over columns, so these do not add up to the total: they say how
- * much each field alone would have scored, which is what attribution needs.
+ * much each field alone would have scored. The rowid filter is `+rowid` on purpose: a
+ * rowid constraint handed to FTS5 also narrows the documents bm25 counts for its IDF,
+ * which would make these numbers disagree with the ranking's (measured).
  */
 export function columnContributions(
   db: Db,
   match: string,
+  watermark: number,
   rowids: readonly number[],
 ): Map<number, Record<Column, number>> {
   const result = new Map<number, Record<Column, number>>();
@@ -152,8 +155,11 @@ export function columnContributions(
     (_, i) =>
       `bm25(keyword_index, ${COLUMNS.map((__, j) => (i === j ? COLUMN_WEIGHTS[COLUMNS[j] as Column] : 0)).join(', ')}) AS c${i}`,
   );
-  const text = `SELECT rowid, ${oneHot.join(', ')} FROM keyword_index WHERE keyword_index MATCH ? AND rowid IN (SELECT value FROM json_each(?))`;
-  for (const row of sql(db, text).all(match, JSON.stringify(rowids)) as Array<Record<string, number>>) {
+  const text = `SELECT rowid, ${oneHot.join(', ')} FROM keyword_index
+    WHERE keyword_index MATCH ? AND rowid <= ? AND +rowid IN (SELECT value FROM json_each(?))`;
+  for (const row of sql(db, text).all(match, watermark, JSON.stringify(rowids)) as Array<
+    Record<string, number>
+  >) {
     const contributions = {} as Record<Column, number>;
     COLUMNS.forEach((column, i) => {
       contributions[column] = -(row[`c${i}`] as number);

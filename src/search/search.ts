@@ -3,7 +3,7 @@
 
 import { isLanguage, parseQuery, type QueryGroup } from '../analysis/index.js';
 import { MailsiftError } from '../core/errors.js';
-import { assertIndexReady, indexedLanguages, indexSecret } from '../index/index.js';
+import { assertIndexReady, type Column, indexedLanguages, indexSecret } from '../index/index.js';
 import { type Db, inboxByName } from '../store/index.js';
 import { typoVariants } from './fuzzy.js';
 import { type MessageHit, messageHit, type Scored, scoreDetails, type ThreadHit, threadHit } from './hits.js';
@@ -156,21 +156,27 @@ function rankPage(db: Db, planned: Planned, mode: Mode) {
 }
 
 function details(db: Db, planned: Planned, page: ReturnType<typeof rankPage>): Scored[] {
-  const byMatch = new Map<string, number[]>();
-  for (const row of page.rows) byMatch.set(row.match, [...(byMatch.get(row.match) ?? []), row.rowid]);
-  const contributions = new Map<
-    number,
-    ReturnType<typeof columnContributions> extends Map<number, infer V> ? V : never
-  >();
-  for (const [match, ids] of byMatch)
-    for (const [id, c] of columnContributions(db, match, ids)) contributions.set(id, c);
+  const contributions = new Map<number, Record<Column, number>>();
+  if (planned.request.explain) {
+    const byMatch = new Map<string, number[]>();
+    for (const row of page.rows) byMatch.set(row.match, [...(byMatch.get(row.match) ?? []), row.rowid]);
+    for (const [match, ids] of byMatch) {
+      for (const [id, c] of columnContributions(db, match, planned.ctx.watermark, ids))
+        contributions.set(id, c);
+    }
+  }
   return page.rows.map((row) =>
     scoreDetails(
       db,
       row,
-      contributions.get(row.rowid),
       page.terms,
-      planned.request.explain ? { recency: recencyFactor(planned.ctx, row.date), match: row.phase } : null,
+      planned.request.explain
+        ? {
+            contributions: contributions.get(row.rowid),
+            recency: recencyFactor(planned.ctx, row.date),
+            match: row.phase,
+          }
+        : null,
     ),
   );
 }

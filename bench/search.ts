@@ -1,0 +1,206 @@
+// npm run bench:search — builds (or reuses) an archive of realistic synthetic messages
+// (1,000,000 by default; --messages N or BENCH_MESSAGES) with the keyword index, then
+// prints p50/p95/p99 latency per query kind, index size relative to raw mail, and
+// ingest-plus-index throughput.
+
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { generateCorpus, writeMaildir } from '../src/corpus/index.js';
+import { Mailsift } from '../src/engine.js';
+import { ensureKeywordIndex, keywordIndexHook } from '../src/index/index.js';
+import { listMessages, searchMessages, searchThreads } from '../src/search/index.js';
+import type { Db } from '../src/store/index.js';
+import { directorySize, mb, numberArg, percentile } from './measure.js';
+
+const messages = numberArg('messages', 'BENCH_MESSAGES', 1_000_000);
+const QUERIES = numberArg('queries', 'BENCH_QUERIES', 200);
+const root = join(process.cwd(), '.bench');
+const corpus = join(root, `maildir-${messages}`);
+const dbPath = join(root, `search-${messages}.db`);
+const buildInfo = `${dbPath}.build.json`;
+
+interface BuildInfo {
+  readonly rawBytes: number;
+  readonly ingestMs: number;
+  readonly added: number;
+}
+
+/** Deterministic choices so runs compare (mulberry32). */
+function rng(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const random = rng(7);
+const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+
+async function build(): Promise<BuildInfo> {
+  if (existsSync(buildInfo) && existsSync(dbPath))
+    return JSON.parse(readFileSync(buildInfo, 'utf8')) as BuildInfo;
+  mkdirSync(root, { recursive: true });
+  if (!existsSync(join(corpus, 'cur')) && !existsSync(join(corpus, 'new'))) {
+    process.stdout.write(`generating ${messages.toLocaleString('en')} messages into ${corpus} …\n`);
+    await writeMaildir(corpus, generateCorpus({ seed: 42, messages }));
+  }
+  for (const suffix of ['', '-wal', '-shm']) rmSync(`${dbPath}${suffix}`, { force: true });
+  const engine = Mailsift.open(dbPath);
+  ensureKeywordIndex(engine.archive.db);
+  engine.archive.hooks.push(keywordIndexHook);
+  process.stdout.write('ingesting with the keyword index …\n');
+  const report = await engine.ingest([corpus], { inbox: 'bench' });
+  engine.close();
+  const info = { rawBytes: directorySize(corpus), ingestMs: report.elapsedMs, added: report.added };
+  writeFileSync(buildInfo, JSON.stringify(info));
+  return info;
+}
+
+/** A few hundred sampled messages: their subjects, senders and bodies seed the queries. */
+function sampleRows(db: Db): Array<{ id: number; from_address: string }> {
+  const max = (db.prepare('SELECT max(id) AS n FROM messages').get() as { n: number }).n;
+  const rows: Array<{ id: number; from_address: string }> = [];
+  const get = db.prepare('SELECT id, from_address FROM messages WHERE id >= ? ORDER BY id LIMIT 1');
+  for (let i = 0; i < QUERIES * 3; i++)
+    rows.push(get.get(Math.floor(random() * max) + 1) as { id: number; from_address: string });
+  return rows;
+}
+
+function bodyWords(engine: Mailsift, rowid: number): string[] {
+  const id = (
+    engine.archive.db.prepare('SELECT message_id FROM messages WHERE id = ?').get(rowid) as {
+      message_id: string;
+    }
+  ).message_id;
+  return engine
+    .getMessage(id)
+    .cleaned.authored.split(/\s+/)
+    .filter((w) => /^[\p{L}]{4,}$/u.test(w));
+}
+
+function queries(engine: Mailsift): Record<string, string[]> {
+  const db = engine.archive.db;
+  const rows = sampleRows(db);
+  const identifiers = db
+    .prepare("SELECT term FROM keyword_vocab WHERE term GLOB '*_*[0-9]*' AND doc BETWEEN 1 AND 50 LIMIT 5000")
+    .pluck()
+    .all() as string[];
+  const phrases = (n: number): string[] => {
+    const out: string[] = [];
+    for (const row of rows) {
+      const words = bodyWords(engine, row.id);
+      if (words.length < n) continue;
+      const at = Math.floor(random() * (words.length - n + 1));
+      out.push(words.slice(at, at + n).join(' '));
+      if (out.length >= QUERIES) break;
+    }
+    return out;
+  };
+  return {
+    identifier: Array.from({ length: QUERIES }, () => pick(identifiers).replace(/_/g, '-')),
+    'address prefix': rows.slice(0, QUERIES).map((r) => {
+      const [local = '', domain = ''] = r.from_address.split('@');
+      return random() < 0.5
+        ? `${local}@${domain.slice(0, Math.max(2, domain.length - 4))}`
+        : (domain.split('.')[0] ?? local);
+    }),
+    'two words': phrases(2),
+    'three words': phrases(3),
+  };
+}
+
+function time(label: string, runs: Array<() => unknown>): string {
+  for (const run of runs.slice(0, 5)) run();
+  const times: number[] = [];
+  for (const run of runs) {
+    const started = process.hrtime.bigint();
+    run();
+    times.push(Number(process.hrtime.bigint() - started) / 1e6);
+  }
+  times.sort((a, b) => a - b);
+  const f = (p: number): string => percentile(times, p).toFixed(1).padStart(7);
+  return `${label.padEnd(24)} n=${String(times.length).padEnd(5)} p50 ${f(50)} ms  p95 ${f(95)} ms  p99 ${f(99)} ms`;
+}
+
+/** Tokens for page 20 of the broadest two-word queries (the commonest body words). */
+function page20Tokens(db: Db): Array<{ q: string; token: string }> {
+  const common = db
+    .prepare(
+      "SELECT term FROM keyword_vocab WHERE length(term) >= 4 AND term NOT GLOB '*[0-9_]*' ORDER BY doc DESC LIMIT 12",
+    )
+    .pluck()
+    .all() as string[];
+  const out: Array<{ q: string; token: string }> = [];
+  for (let i = 0; i + 1 < common.length && out.length < 6; i += 2) {
+    const q = `${common[i]} ${common[i + 1]}`;
+    let token: string | null = null;
+    for (let page = 1; page < 20; page++) {
+      token = searchMessages(db, { q, ...(token ? { pageToken: token } : {}) }).nextPageToken;
+      if (token === null) break;
+    }
+    if (token !== null) out.push({ q, token });
+  }
+  return out;
+}
+
+function indexBytes(db: Db): number {
+  return (db.prepare("SELECT sum(pgsize) AS n FROM dbstat WHERE name LIKE 'keyword%'").get() as { n: number })
+    .n;
+}
+
+async function main(): Promise<void> {
+  const info = await build();
+  const engine = Mailsift.open(dbPath);
+  ensureKeywordIndex(engine.archive.db);
+  const db = engine.archive.db;
+  const sets = queries(engine);
+  const lines = [
+    `mailsift search benchmark — ${messages.toLocaleString('en')} messages, raw ${mb(info.rawBytes)}`,
+    `ingest + index:          ${Math.round(info.added / (info.ingestMs / 1000)).toLocaleString('en')} msg/s (${(info.ingestMs / 1000).toFixed(0)} s)`,
+    `keyword index:           ${mb(indexBytes(db))} = ${((indexBytes(db) / info.rawBytes) * 100).toFixed(0)}% of raw`,
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+  const print = (line: string): void => {
+    process.stdout.write(`${line}\n`);
+  };
+  for (const [kind, list] of Object.entries(sets))
+    print(
+      time(
+        kind,
+        list.map((q) => () => searchMessages(db, { q })),
+      ),
+    );
+  print(
+    time(
+      'thread mode',
+      sets['two words']!.map((q) => () => searchThreads(db, { q })),
+    ),
+  );
+  const deep = page20Tokens(db);
+  print(`  (page 20 of: ${deep.map((d) => `'${d.q}'`).join(', ')})`);
+  if (deep.length > 0) {
+    print(
+      time(
+        'page 20, broad query',
+        Array.from({ length: QUERIES }, (_, i) => deep[i % deep.length]!).map(
+          (d) => () => searchMessages(db, { q: d.q, pageToken: d.token }),
+        ),
+      ),
+    );
+  }
+  const senders = sets['address prefix']!;
+  const listRuns = Array.from({ length: QUERIES }, (_, i) => {
+    const variant = i % 4;
+    if (variant === 0) return () => listMessages(db, {});
+    if (variant === 1) return () => listMessages(db, { from: senders[i % senders.length] as string });
+    if (variant === 2)
+      return () => listMessages(db, { after: '2024-01-01', before: '2024-07-01', hasAttachment: true });
+    return () => listMessages(db, { labels: ['seen'], limit: 50 });
+  });
+  print(time('filtered lists', listRuns));
+  engine.close();
+}
+
+await main();
