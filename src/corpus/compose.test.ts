@@ -102,6 +102,6 @@ describe('composeMessage', () => {
     const xref = Number(/startxref\n(\d+)/.exec(pdf)?.[1]);
     expect(pdf.slice(xref, xref + 4)).toBe('xref');
     const offsets = [...pdf.slice(xref).matchAll(/^(\d{10}) 00000 n $/gm)].map((m) => Number(m[1]));
-    offsets.forEach((o, i) => expect(pdf.slice(o, o + 7)).toBe(`${i + 1} 0 obj`));
+    for (const [i, o] of offsets.entries()) expect(pdf.slice(o, o + 7)).toBe(`${i + 1} 0 obj`);
   });
 });

@@ -97,19 +97,20 @@ function bodyEntity(spec: MessageSpec): string {
 function textPart(subtype: 'plain' | 'html', content: string, spec: MessageSpec): string {
   // A pure-ASCII body needs no transfer encoding whatever the message uses elsewhere, unless
   // a line is longer than RFC 5322's 998 bytes (one-line HTML), which only QP/base64 can carry.
-  let cte = isAscii(content) && spec.transferEncoding !== 'base64' ? '7bit' : spec.transferEncoding;
-  if ((cte === '7bit' || cte === '8bit') && hasLongLine(content)) cte = 'quoted-printable';
+  const ascii = isAscii(content);
+  let cte = ascii && spec.transferEncoding !== 'base64' ? '7bit' : spec.transferEncoding;
+  // An ASCII line is as many bytes as characters; elsewhere a character may take 3 bytes.
+  if ((cte === '7bit' || cte === '8bit') && hasLongLine(content, ascii ? 998 : 330)) cte = 'quoted-printable';
   const encoded = encodeBody(content, spec.charset, cte);
   const tail = encoded.endsWith('\n') ? '' : '\n';
   return `Content-Type: text/${subtype}; charset="${spec.charset}"\nContent-Transfer-Encoding: ${cte}\n\n${encoded}${tail}`;
 }
 
-function hasLongLine(text: string): boolean {
+function hasLongLine(text: string, max: number): boolean {
   let from = 0;
   for (;;) {
     const nl = text.indexOf('\n', from);
-    // 330 characters can already be 990 bytes in a 3-byte-per-character charset.
-    if ((nl < 0 ? text.length : nl) - from > 330) return true;
+    if ((nl < 0 ? text.length : nl) - from > max) return true;
     if (nl < 0) return false;
     from = nl + 1;
   }

@@ -4,7 +4,7 @@
 import { makeAttachmentPool, type PooledAttachment } from './attachments.js';
 import { sentence } from './body.js';
 import type { MessageSpec } from './compose.js';
-import { type Charset, formatRfc5322Date, type TransferEncoding } from './encode.js';
+import { type Charset, formatRfc5322Date, type Mailbox, type TransferEncoding } from './encode.js';
 import type { LanguageCode } from './language.js';
 import { PACKS } from './phrases.js';
 import { type Client, makePopulation, type Person, type Population } from './population.js';
@@ -32,9 +32,9 @@ export interface Context {
 
 const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 
-export function createContext(seed: number, inboxDomain: string): Context {
+export function createContext(seed: number, inboxDomain: string, owner?: Mailbox): Context {
   const rng = new Rng(seed);
-  const pop = makePopulation(rng, inboxDomain);
+  const pop = makePopulation(rng, inboxDomain, owner);
   const en = PACKS.en;
   const slots = {
     first: 'Anna',

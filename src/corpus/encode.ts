@@ -84,35 +84,49 @@ function decodeIso2022Jp(bytes: Buffer): string {
 
 const HEX = '0123456789ABCDEF';
 
+/** Bytes QP may write as themselves: printable ASCII except '=' (tab and space handled apart). */
+const QP_LITERAL = new Uint8Array(256);
+for (let b = 33; b <= 126; b++) QP_LITERAL[b] = b === 61 ? 0 : 1;
+
+/** Scratch output reused across calls: QP runs on most bodies, and a fresh 3x buffer each time is GC churn. */
+let qpScratch = Buffer.allocUnsafe(64 * 1024);
+
 /** Quoted-printable (RFC 2045 §6.7) of `bytes` whose line breaks are LF; returns ASCII. */
 export function quotedPrintable(bytes: Buffer): string {
-  const out = Buffer.allocUnsafe(bytes.length * 3 + Math.ceil(bytes.length / 24) * 2 + 4);
+  const need = bytes.length * 3 + Math.ceil(bytes.length / 24) * 2 + 4;
+  if (qpScratch.length < need) qpScratch = Buffer.allocUnsafe(need * 2);
+  const out = qpScratch;
+  const n = bytes.length;
   let o = 0;
   let col = 0;
-  for (let i = 0; i < bytes.length; i++) {
+  for (let i = 0; i < n; i++) {
     const b = bytes[i] as number;
     if (b === 0x0a) {
       out[o++] = b;
       col = 0;
       continue;
     }
-    const next = bytes[i + 1];
     // Trailing whitespace would be stripped by transports, so it is encoded (RFC 2045 rule 3).
-    const literal =
-      (b >= 33 && b <= 126 && b !== 61) || ((b === 32 || b === 9) && next !== 0x0a && next !== undefined);
-    const width = literal ? 1 : 3;
-    if (col + width > 75) {
-      out[o++] = 61;
-      out[o++] = 0x0a;
-      col = 0;
-    }
-    if (literal) out[o++] = b;
-    else {
+    const literal = QP_LITERAL[b] === 1 || ((b === 32 || b === 9) && i + 1 < n && bytes[i + 1] !== 0x0a);
+    if (literal) {
+      if (col >= 75) {
+        out[o++] = 61;
+        out[o++] = 0x0a;
+        col = 0;
+      }
+      out[o++] = b;
+      col++;
+    } else {
+      if (col >= 73) {
+        out[o++] = 61;
+        out[o++] = 0x0a;
+        col = 0;
+      }
       out[o++] = 61;
       out[o++] = HEX.charCodeAt(b >> 4);
       out[o++] = HEX.charCodeAt(b & 15);
+      col += 3;
     }
-    col += width;
   }
   return out.toString('latin1', 0, o);
 }

@@ -6,6 +6,7 @@ import { MailsiftError } from '../core/errors.js';
 import { composeMessage } from './compose.js';
 import { type Context, createContext, type Draft } from './context.js';
 import { forwardFromThread, replyInThread, startThread, type ThreadState } from './conversation.js';
+import type { Mailbox } from './encode.js';
 import { weightedPicker } from './prng.js';
 import { github, newsletter, shippingNotice, spam, stripeReceipt } from './services.js';
 
@@ -16,11 +17,15 @@ export interface CorpusOptions {
   readonly endDate?: Date;
   /** Domain of the mailbox owner; default 'acme-corp.com'. */
   readonly inboxDomain?: string;
+  /** The mailbox owner; default a generated person at inboxDomain. */
+  readonly owner?: Mailbox;
 }
 
 export interface GeneratedMessage {
   readonly bytes: Buffer;
   readonly messageId: string | null;
+  /** Decoded subject, as written before RFC 2047 encoding. */
+  readonly subject: string;
   readonly threadKey: string;
   /** 'INBOX', 'Sent', 'Archive' or 'Spam'. */
   readonly folder: string;
@@ -88,7 +93,7 @@ function placement(ctx: Context, d: Draft): { folder: string; flags: string } {
 export function* generateCorpus(options: CorpusOptions): Generator<GeneratedMessage> {
   const { start, span, domain } = validate(options);
   const total = options.messages;
-  const ctx = createContext(options.seed, domain);
+  const ctx = createContext(options.seed, domain, options.owner);
   const r = ctx.rng;
   const open: ThreadState[] = [];
   /** Messages held back until `release` (a count of produced messages). */
@@ -139,6 +144,7 @@ export function* generateCorpus(options: CorpusOptions): Generator<GeneratedMess
       const msg: GeneratedMessage = {
         bytes: composeMessage(draft.spec),
         messageId: draft.spec.messageId,
+        subject: draft.spec.subject,
         threadKey: draft.threadKey,
         folder,
         flags,

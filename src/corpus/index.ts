@@ -5,6 +5,7 @@ export { makePdf } from './attachments.js';
 export { type AttachmentSpec, composeMessage, type MessageSpec } from './compose.js';
 export { type Charset, decodeText, encodeText, type Mailbox, type TransferEncoding } from './encode.js';
 export { type CorpusOptions, type GeneratedMessage, generateCorpus } from './generator.js';
+export { buildSample, SAMPLE_OWNER, type SampleMessage, takeoutLabels, type Where } from './sample/index.js';
 export {
   type MailboxEntry,
   type MboxOptions,

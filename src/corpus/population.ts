@@ -229,7 +229,13 @@ function makePerson(rng: Rng, lang: LanguageCode, domain: string, taken: Set<str
 }
 
 /** ~`people` correspondents over ~`domains` domains, plus the owner and colleagues. */
-export function makePopulation(rng: Rng, inboxDomain: string, people = 2000, domains = 300): Population {
+export function makePopulation(
+  rng: Rng,
+  inboxDomain: string,
+  ownerBox?: Mailbox,
+  people = 2000,
+  domains = 300,
+): Population {
   const taken = new Set<string>();
   const companies = makeDomains(rng, domains - KNOWN_DOMAINS.length - 1, inboxDomain);
   const first = makePerson(rng, 'en', inboxDomain, taken);
@@ -240,6 +246,15 @@ export function makePopulation(rng: Rng, inboxDomain: string, people = 2000, dom
     mobile: true,
     disclaimer: false,
   };
+  if (ownerBox) {
+    const [given = ownerBox.name, ...rest] = ownerBox.name.split(' ');
+    Object.assign(owner, {
+      name: ownerBox.name,
+      address: ownerBox.address,
+      first: given,
+      last: rest.join(' '),
+    });
+  }
   const colleagues: Person[] = [];
   for (let i = 0; i < 40; i++)
     colleagues.push(makePerson(rng, rng.chance(0.8) ? 'en' : 'it', inboxDomain, taken));
