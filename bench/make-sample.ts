@@ -2,7 +2,7 @@
 // (Google Takeout style) and sample/manifest.json. Deterministic: the same code writes the same bytes.
 // Usage: npx tsc -p tsconfig.build.json && node dist/bench/make-sample.js [outDir]
 
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { buildSample, takeoutLabels, writeMaildir, writeMbox } from '../src/corpus/index.js';
 
@@ -16,6 +16,16 @@ const inMaildir = all.filter((m) => m.where !== 'mbox');
 const inMbox = all.filter((m) => m.where !== 'maildir').map((m) => ({ ...m, labels: takeoutLabels(m) }));
 const maildir = await writeMaildir(join(root, 'Maildir'), inMaildir);
 const mbox = await writeMbox(join(root, 'archive.mbox'), inMbox, { gmailLabels: true });
+
+// Git drops empty directories, and a Maildir folder without cur/, new/ or tmp/ is not a Maildir:
+// keep each empty one with a dotfile, which Maildir readers skip.
+const folders = ['', ...readdirSync(join(root, 'Maildir')).filter((name) => name.startsWith('.'))];
+for (const folder of folders) {
+  for (const part of ['cur', 'new', 'tmp']) {
+    const dir = join(root, 'Maildir', folder, part);
+    if (readdirSync(dir).length === 0) writeFileSync(join(dir, '.gitkeep'), '');
+  }
+}
 
 const manifest = all.map((m) => ({
   messageId: m.messageId,

@@ -132,7 +132,7 @@ describe('bundled sample mailbox', () => {
     );
     const list = (root: string): string[] =>
       readdirSync(root, { recursive: true, withFileTypes: true })
-        .filter((d) => d.isFile())
+        .filter((d) => d.isFile() && d.name !== '.gitkeep')
         .map((d) => join(d.parentPath, d.name).slice(root.length))
         .sort();
     expect(list(committed)).toEqual(list(fresh));
