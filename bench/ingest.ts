@@ -43,9 +43,9 @@ async function main(): Promise<void> {
   const rawBytes = directorySize(corpus);
   for (const suffix of ['', '-wal', '-shm']) rmSync(`${db}${suffix}`, { force: true });
 
-  const cold = await runChild<IngestResult>(script, 'ingest');
+  const cold = await runChild<IngestResult>(script, 'ingest', ['--messages', String(messages)]);
   const dbBytes = directorySize(db);
-  const warm = await runChild<IngestResult>(script, 'ingest');
+  const warm = await runChild<IngestResult>(script, 'ingest', ['--messages', String(messages)]);
 
   const seconds = cold.elapsedMs / 1000;
   const lines = [
