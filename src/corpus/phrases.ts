@@ -2,8 +2,9 @@
 
 import { type CompiledPack, compilePack, type LanguageCode } from './language.js';
 import { en } from './phrases-en.js';
+import { it } from './phrases-it.js';
 import { de, ja, nl, ru, zh } from './phrases-other.js';
-import { es, fr, it, pt } from './phrases-romance.js';
+import { es, fr, pt } from './phrases-romance.js';
 
 export const PACKS: Readonly<Record<LanguageCode, CompiledPack>> = {
   en: compilePack(en),
