@@ -14,6 +14,9 @@ import type { Address, AuthVerdicts } from '../core/types.js';
 import type { StoredMessage } from '../store/index.js';
 import type { Column } from './schema.js';
 
+/** Shortest word kept for typo candidates: a 4-letter query word may be one deletion away. */
+const MIN_FUZZY_WORD = 3;
+
 /** Quoted history is a low-weight fallback; its first part carries nearly all its value. */
 const QUOTED_INDEX_CHARS = 8_000;
 
@@ -30,6 +33,8 @@ export interface FieldTexts {
 
 export interface IndexedDocument {
   readonly columns: Readonly<Record<Column, string>>;
+  /** Distinct plain words of the text fields: the vocabulary typo tolerance draws on. */
+  readonly words: ReadonlySet<string>;
   readonly language: Language | null;
   readonly untrusted: boolean;
   readonly checksum: string;
@@ -90,10 +95,16 @@ export function analyseDocument(message: StoredMessage): IndexedDocument {
     text_attachments: terms(attachments, 'exact'),
     text_quoted: terms(plain.analyze(texts.quoted, 'document')),
   };
+  const words = new Set<string>();
+  for (const token of [...authored, ...attachments]) {
+    if (token.kind === 'word' && token.term.length >= MIN_FUZZY_WORD && !/\d/.test(token.term))
+      words.add(token.term);
+  }
   const hash = createHash('sha256');
   for (const value of Object.values(columns)) hash.update(value).update('\u0000');
   return {
     columns,
+    words,
     language,
     untrusted: isUntrusted(message.auth),
     checksum: hash.digest('base64url').slice(0, 22),

@@ -22,6 +22,34 @@ export function indexMessage(db: Db, rowid: number): void {
   );
   if (doc.language !== null)
     sql(db, 'INSERT OR IGNORE INTO keyword_languages (language) VALUES (?)').run(doc.language);
+  rememberWords(db, doc.words);
+}
+
+/**
+ * Words already written, per connection. Mail repeats its vocabulary, so after the first
+ * few thousand messages nearly every word is known and costs a Set lookup, not an insert.
+ * Bounded: past the cap it starts over, and INSERT OR IGNORE keeps the table right anyway.
+ */
+const knownWords = new WeakMap<Db, Set<string>>();
+const KNOWN_WORDS_CAP = 500_000;
+
+function rememberWords(db: Db, words: ReadonlySet<string>): void {
+  let known = knownWords.get(db);
+  if (known === undefined || known.size > KNOWN_WORDS_CAP) {
+    known = new Set();
+    knownWords.set(db, known);
+  }
+  const insert = sql(db, 'INSERT OR IGNORE INTO keyword_terms (term) VALUES (?)');
+  for (const word of words) {
+    if (known.has(word)) continue;
+    insert.run(word);
+    known.add(word);
+  }
+}
+
+/** Forgets the words cached for `db` (its table was emptied). */
+export function forgetWords(db: Db): void {
+  knownWords.delete(db);
 }
 
 export function unindexMessage(db: Db, rowid: number): void {

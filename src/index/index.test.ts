@@ -3,9 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MailsiftError } from '../core/errors.js';
-import { Mailsift } from '../engine.js';
+import { ingest } from '../pipeline/ingest.js';
 import { searchMessages } from '../search/index.js';
 import { FIXTURES, openTestArchive, type TestArchive } from '../search/test-helpers.js';
+import { openArchive } from '../store/index.js';
 import { checkIndex, ensureKeywordIndex, reindex } from './index.js';
 
 let archive: TestArchive | undefined;
@@ -77,12 +78,14 @@ describe('keyword index maintenance', () => {
     try {
       mkdirSync(join(root, 'mail'));
       copyFileSync(join(FIXTURES, 'stripe-receipt.eml'), join(root, 'mail', 'stripe-receipt.eml'));
-      const plain = Mailsift.open(join(root, 'plain.db'));
-      await plain.ingest([join(root, 'mail')], { workers: 0 });
-      ensureKeywordIndex(plain.archive.db);
-      expect(checkIndex(plain.archive.db).problems[0]).toMatch(/state is 'stale'/);
-      reindex(plain.archive.db);
-      expect(searchMessages(plain.archive.db, { q: 'stripe' }).count).toBe(1);
+      // A store written without the keyword index (an archive from before it existed).
+      const plain = openArchive(join(root, 'plain.db'));
+      await ingest(plain, [join(root, 'mail')], { workers: 0 });
+      ensureKeywordIndex(plain.db);
+      expect(checkIndex(plain.db).problems[0]).toMatch(/state is 'stale'/);
+      expect(() => searchMessages(plain.db, { q: 'stripe' })).toThrow(/reindex/);
+      reindex(plain.db);
+      expect(searchMessages(plain.db, { q: 'stripe' }).count).toBe(1);
       plain.close();
     } finally {
       rmSync(root, { recursive: true, force: true });

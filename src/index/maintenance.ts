@@ -3,7 +3,7 @@
 
 import { type Db, loadMessage, sql } from '../store/index.js';
 import { analyseDocument } from './document.js';
-import { indexMessage } from './hook.js';
+import { forgetWords, indexMessage } from './hook.js';
 import { ensureKeywordIndex, INDEX_VERSION, setMeta } from './schema.js';
 
 export interface ReindexProgress {
@@ -20,10 +20,11 @@ export function reindex(db: Db, onProgress?: (progress: ReindexProgress) => void
     db.exec(
       'DROP TABLE IF EXISTS keyword_vocab; DROP TABLE IF EXISTS keyword_index; DROP TABLE IF EXISTS keyword_docs;',
     );
-    db.exec('DELETE FROM keyword_languages');
+    db.exec('DELETE FROM keyword_languages; DELETE FROM keyword_terms;');
     setMeta(db, 'version', INDEX_VERSION);
     setMeta(db, 'state', 'stale');
   })();
+  forgetWords(db);
   ensureKeywordIndex(db);
   const total = (db.prepare('SELECT count(*) AS n FROM messages').get() as { n: number }).n;
   let done = 0;

@@ -1,5 +1,5 @@
-// Typo candidates for fuzzy fill: vocabulary terms within maxEditsFor edits of a query
-// word, read from fts5vocab under a time budget. Text words only: identifiers, numbers
+// Typo candidates for fuzzy fill: vocabulary words within maxEditsFor edits of a query
+// word, read under a time budget. Text words only: identifiers, numbers
 // and compounds are never fuzzed.
 
 import { editDistanceWithin, maxEditsFor, type QueryGroup } from '../analysis/index.js';
@@ -16,12 +16,13 @@ export interface FuzzyResult {
 }
 
 /**
- * Scans the vocabulary range sharing each word's first letter (a typo there is rarest and
- * the range is a b-tree slice), keeping terms within the allowed edit distance.
+ * Scans the range of the text vocabulary (keyword_terms) sharing each word's first letter
+ * (a typo there is rarest, and the range is one b-tree slice), keeping terms within the
+ * allowed edit distance.
  */
 export function typoVariants(db: Db, groups: readonly QueryGroup[], deadline: number): FuzzyResult {
   const variants = new Map<number, string[]>();
-  const scan = sql(db, 'SELECT term FROM keyword_vocab WHERE term >= ? AND term < ?').pluck();
+  const scan = sql(db, 'SELECT term FROM keyword_terms WHERE term >= ? AND term < ?').pluck();
   for (const [g, group] of groups.entries()) {
     if (group.parts.length !== 1) continue;
     const word = group.parts[0] as string;
@@ -33,7 +34,7 @@ export function typoVariants(db: Db, groups: readonly QueryGroup[], deadline: nu
     let seen = 0;
     for (const term of scan.iterate(first, next) as IterableIterator<string>) {
       if (++seen % 512 === 0 && Date.now() > deadline) return { variants, complete: false };
-      if (term === word || term.includes('_') || Math.abs(term.length - word.length) > edits) continue;
+      if (term === word || Math.abs(term.length - word.length) > edits) continue;
       if (editDistanceWithin(word, term, edits)) {
         found.push(term);
         if (found.length >= MAX_VARIANTS) break;

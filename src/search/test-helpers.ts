@@ -34,8 +34,9 @@ export async function openTestArchive(
 ): Promise<TestArchive> {
   const root = mkdtempSync(join(tmpdir(), 'mailsift-search-'));
   const engine = Mailsift.open(join(root, 'archive.db'));
+  // As the engine does on open (a no-op once Mailsift.open does it itself).
   ensureKeywordIndex(engine.archive.db);
-  engine.archive.hooks.push(keywordIndexHook);
+  if (!engine.archive.hooks.includes(keywordIndexHook)) engine.archive.hooks.push(keywordIndexHook);
   const db = engine.archive.db;
   let batch = 0;
   const archive: TestArchive = {
