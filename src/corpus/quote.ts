@@ -97,14 +97,14 @@ export function quoteFor(
       const to = prev.to.map((m) => displayMailbox(m)).join('; ');
       const sent = outlookDate(pack, prev.date, prev.tz);
       const head = `${outlookLine ? '________________________________' : marker}\n${fromL}: ${who}\n${sentL}: ${sent}\n${toL}: ${to}\n${subjL}: ${prev.subject}\n\n`;
-      const htmlHead = `<hr style="display:inline-block;width:98%" tabindex="-1"><div id="divRplyFwdMsg" dir="ltr"><font face="Calibri, sans-serif" style="font-size:11pt" color="#000000"><b>${fromL}:</b> ${escapeHtml(who)}<br><b>${sentL}:</b> ${sent}<br><b>${toL}:</b> ${escapeHtml(to)}<br><b>${subjL}:</b> ${escapeHtml(prev.subject)}</font><div>&nbsp;</div></div>`;
-      return { text: `\n\n${head}${prevText}`, html: `${htmlHead}<div>${prevHtml}</div>` };
+      const htmlHead = `<hr style="display:inline-block;width:98%" tabindex="-1"><div id="divRplyFwdMsg" dir="ltr"><font face="Calibri, sans-serif" style="font-size:11pt" color="#000000"><b>${fromL}:</b> ${escapeHtml(who)}<br><b>${sentL}:</b> ${sent}<br><b>${toL}:</b> ${escapeHtml(to)}<br><b>${subjL}:</b> ${escapeHtml(prev.subject)}</font><div>&nbsp;</div></div>\n`;
+      return { text: `\n\n${head}${prevText}`, html: `${htmlHead}<div>\n${prevHtml}\n</div>\n` };
     }
     case 'apple': {
       const line = pack.wrote(attributionDate(pack, prev.date, prev.tz), who);
       return {
         text: `\n\n${line}\n\n${prevText.replace(/^/gm, '> ')}`,
-        html: `<div><br><blockquote type="cite"><div>${escapeHtml(line)}</div><br>${prevHtml}</blockquote></div>`,
+        html: `<div><br>\n<blockquote type="cite"><div>${escapeHtml(line)}</div><br>\n${prevHtml}\n</blockquote></div>\n`,
       };
     }
     case 'thunderbird': {
@@ -112,7 +112,7 @@ export function quoteFor(
       const cite = prev.messageId ? ` cite="mid:${prev.messageId}"` : '';
       return {
         text: `\n\n${line}\n${prevText.replace(/^/gm, (_, o: number) => (prevText.charAt(o) === '>' ? '>' : '> '))}`,
-        html: `<div class="moz-cite-prefix">${escapeHtml(line)}<br></div><blockquote type="cite"${cite}>${prevHtml}</blockquote>`,
+        html: `<div class="moz-cite-prefix">${escapeHtml(line)}<br>\n</div>\n<blockquote type="cite"${cite}>\n${prevHtml}\n</blockquote>\n`,
       };
     }
     default: {
@@ -150,15 +150,15 @@ export function htmlDocument(client: Client, inner: string, charset: string): st
   return `<html><head><meta http-equiv="Content-Type" content="text/html; charset=${charset}"></head><body>${inner}</body></html>\n`;
 }
 
-/** Paragraphs as the HTML each client writes for them. */
+/** Paragraphs as the HTML each client writes for them: Gmail on one line, the others broken per element. */
 export function paragraphsHtml(client: Client, paragraphs: readonly string[]): string {
   let out = '';
   for (const p of paragraphs) {
     const e = escapeHtml(p).replace(/\n/g, '<br>');
     if (client === 'outlook')
-      out += `<p class="MsoNormal">${e}<o:p></o:p></p><p class="MsoNormal"><o:p>&nbsp;</o:p></p>`;
+      out += `<p class="MsoNormal">${e}<o:p></o:p></p>\n<p class="MsoNormal"><o:p>&nbsp;</o:p></p>\n`;
     else if (client === 'gmail') out += `<div>${e}</div><div><br></div>`;
-    else out += `<div>${e}</div><br>`;
+    else out += `<div>${e}</div>\n<br>\n`;
   }
   return out;
 }
