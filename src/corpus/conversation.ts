@@ -77,7 +77,8 @@ function composeDraft(
 ): { draft: Draft; quoted: QuotedMessage; terminal: boolean } {
   const r = ctx.rng;
   const fromOwner = from === ctx.pop.owner;
-  const noId = !fromOwner && r.chance(0.02);
+  // ~2% of all mail lacks a Message-ID; only incoming mail can, since our own client always sets one.
+  const noId = !fromOwner && r.chance(0.035);
   const messageId = noId ? null : messageIdFor(ctx, from.client, from.domain);
   const textAuthored = authored.join('\n\n');
   const text = quote ? textAuthored + quote.text : textAuthored;

@@ -158,7 +158,7 @@ export function* generateCorpus(options: CorpusOptions): Generator<GeneratedMess
         yield msg;
         yielded++;
         // The same bytes delivered again to another folder (a Gmail label, a copied message).
-        if (!draft.fromOwner && draft.kind !== 'spam' && produced < total && r.chance(0.01)) {
+        if (!draft.fromOwner && draft.kind !== 'spam' && produced < total && r.chance(0.015)) {
           yield { ...msg, folder: folder === 'INBOX' ? 'Archive' : 'INBOX' };
           yielded++;
           produced++;

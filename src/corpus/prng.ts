@@ -50,8 +50,11 @@ export class Rng {
   /** Lowercase hex string of `length` characters. */
   hex(length: number): string {
     let out = '';
-    while (out.length < length) out += ((this.next() * 4294967296) >>> 0).toString(16).padStart(8, '0');
-    return out.slice(0, length);
+    while (out.length < length) {
+      const v = (this.next() * 4294967296) >>> 0;
+      out += `${BYTE_HEX[v >>> 24]}${BYTE_HEX[(v >>> 16) & 255]}${BYTE_HEX[(v >>> 8) & 255]}${BYTE_HEX[v & 255]}`;
+    }
+    return out.length === length ? out : out.slice(0, length);
   }
 
   /** Random alphanumeric string (base62), e.g. for Message-ID local parts. */
@@ -61,6 +64,9 @@ export class Rng {
     return out;
   }
 }
+
+/** Two hex digits per byte value: hex() is on every Message-ID and boundary, so no toString(16). */
+const BYTE_HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 

@@ -57,7 +57,9 @@ const base = (
   subject,
   date,
   tzOffset: 0,
-  messageId: ctx.rng.chance(0.02) ? null : messageIdFor(ctx, 'service', from.address.split('@')[1] as string),
+  messageId: ctx.rng.chance(0.025)
+    ? null
+    : messageIdFor(ctx, 'service', from.address.split('@')[1] as string),
   charset: 'utf-8',
   transferEncoding: lang === 'en' ? 'quoted-printable' : ctx.rng.chance(0.5) ? 'quoted-printable' : 'base64',
   boundary: `----=_Part_${ctx.rng.int(100000, 999999)}_${ctx.rng.int(1e8, 9e8)}`,
