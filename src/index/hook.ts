@@ -14,12 +14,10 @@ export function indexMessage(db: Db, rowid: number): void {
   const doc = analyseDocument(message);
   unindexMessage(db, rowid);
   sql(db, INSERT_INDEX).run(rowid, ...COLUMNS.map((c) => doc.columns[c]));
-  sql(db, 'INSERT INTO keyword_docs (rowid, untrusted, language, checksum) VALUES (?, ?, ?, ?)').run(
-    rowid,
-    doc.untrusted ? 1 : 0,
-    doc.language,
-    doc.checksum,
-  );
+  sql(
+    db,
+    'INSERT INTO keyword_docs (rowid, inbox_id, date, untrusted, language, checksum) VALUES (?, ?, ?, ?, ?, ?)',
+  ).run(rowid, message.inboxId, message.date.getTime(), doc.untrusted ? 1 : 0, doc.language, doc.checksum);
   if (doc.language !== null)
     sql(db, 'INSERT OR IGNORE INTO keyword_languages (language) VALUES (?)').run(doc.language);
   rememberWords(db, doc.words);

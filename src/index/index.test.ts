@@ -46,7 +46,9 @@ describe('keyword index maintenance', () => {
     a.db.prepare('DELETE FROM keyword_index WHERE rowid = ?').run(rowid);
     a.db.prepare('DELETE FROM keyword_docs WHERE rowid = ?').run(rowid);
     a.db
-      .prepare('INSERT INTO keyword_docs (rowid, untrusted, language, checksum) VALUES (999, 0, NULL, ?)')
+      .prepare(
+        'INSERT INTO keyword_docs (rowid, inbox_id, date, untrusted, language, checksum) VALUES (999, 1, 0, 0, NULL, ?)',
+      )
       .run('x');
     const report = checkIndex(a.db);
     expect(report.ok).toBe(false);

@@ -17,10 +17,15 @@ const REINDEX_BATCH = 1000;
 /** Drops and rebuilds the keyword index from the stored messages. */
 export function reindex(db: Db, onProgress?: (progress: ReindexProgress) => void): { indexed: number } {
   db.transaction(() => {
-    db.exec(
-      'DROP TABLE IF EXISTS keyword_vocab; DROP TABLE IF EXISTS keyword_index; DROP TABLE IF EXISTS keyword_docs;',
-    );
-    db.exec('DELETE FROM keyword_languages; DELETE FROM keyword_terms;');
+    for (const table of [
+      'keyword_vocab',
+      'keyword_index',
+      'keyword_docs',
+      'keyword_terms',
+      'keyword_languages',
+    ]) {
+      db.exec(`DROP TABLE IF EXISTS ${table}`);
+    }
     setMeta(db, 'version', INDEX_VERSION);
     setMeta(db, 'state', 'stale');
   })();

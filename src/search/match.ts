@@ -28,7 +28,8 @@ function groupAlternatives(group: QueryGroup, variants: readonly string[]): stri
   textTerms.push(group.parts.map(quote).join(' + '));
   for (const variant of variants) textTerms.push(quote(variant));
   alternatives.push(`${columns(EXACT_TEXT_COLUMNS)} : (${textTerms.join(' OR ')})`);
-  const stems = group.parts.length === 1 ? (group.stems[0] ?? []) : [];
+  // A stem equal to the word is already matched by the exact alternative.
+  const stems = group.parts.length === 1 ? (group.stems[0] ?? []).filter((s) => s !== group.parts[0]) : [];
   if (stems.length > 0) {
     alternatives.push(`{text_stems text_authored text_attachments} : (${stems.map(quote).join(' OR ')})`);
   }

@@ -42,7 +42,6 @@ export interface RankedRow {
   readonly rowid: number;
   readonly date: number;
   readonly score: number;
-  readonly threadId: string;
 }
 
 /** "Now" floored to the hour: pages served within the hour share one origin, and the token carries it. */
@@ -56,20 +55,29 @@ export function recencyFactor(ctx: RankContext, date: number): number {
   return 1 + (ctx.maxBoost - 1) * 2 ** (-age / (ctx.halfLifeDays * DAY_MS));
 }
 
-// The FTS table drives (CROSS JOIN pins the order): starting from the inbox's date index
-// would run the MATCH once per message.
-function baseSql(ctx: RankContext): string {
+const EXCLUDED_SQL = `EXISTS (SELECT 1 FROM message_labels l WHERE l.message_rowid = k.rowid
+  AND l.label IN (${EXCLUDED_LABELS.map((l) => `'${l}'`).join(', ')}))`;
+
+/**
+ * Every match with its score, filtered by watermark, inbox, dates and trust through the
+ * small keyword_docs rows. The FTS table drives (CROSS JOIN pins the order): starting from
+ * an inbox index would run the MATCH once per message. Thread mode also needs each
+ * message's thread (from the wide messages rows) and drops excluded labels up front, so an
+ * excluded message never lends its score to a thread; message mode checks labels only on
+ * the few rows that reach a page (see rankMessages).
+ */
+function baseSql(ctx: RankContext, threads: boolean): string {
   return `
-    SELECT k.rowid AS rowid, m.date AS date, m.thread_id AS threadId, m.inbox_id AS inboxId,
-      (-bm25(keyword_index, ${WEIGHTS})) * (1.0 + @boost * pow(2.0, -max(0, @origin - m.date) / @halfLife)) AS score
-    FROM keyword_index k CROSS JOIN messages m ON m.id = k.rowid CROSS JOIN keyword_docs d ON d.rowid = k.rowid
+    SELECT k.rowid AS rowid, d.date AS date, ${threads ? 'm.thread_id AS threadId, d.inbox_id AS inboxId,' : ''}
+      (-bm25(keyword_index, ${WEIGHTS})) * (1.0 + @boost * pow(2.0, -max(0, @origin - d.date) / @halfLife)) AS score
+    FROM keyword_index k CROSS JOIN keyword_docs d ON d.rowid = k.rowid
+      ${threads ? 'CROSS JOIN messages m ON m.id = k.rowid' : ''}
     WHERE keyword_index MATCH @match AND k.rowid <= @watermark
-      ${ctx.inboxId !== 0 ? 'AND m.inbox_id = @inbox' : ''}
-      ${ctx.after !== null ? 'AND m.date >= @after' : ''}
-      ${ctx.before !== null ? 'AND m.date < @before' : ''}
+      ${ctx.inboxId !== 0 ? 'AND d.inbox_id = @inbox' : ''}
+      ${ctx.after !== null ? 'AND d.date >= @after' : ''}
+      ${ctx.before !== null ? 'AND d.date < @before' : ''}
       AND d.untrusted = 0
-      AND NOT EXISTS (SELECT 1 FROM message_labels l WHERE l.message_rowid = k.rowid
-        AND l.label IN (${EXCLUDED_LABELS.map((l) => `'${l}'`).join(', ')}))`;
+      ${threads ? `AND NOT ${EXCLUDED_SQL}` : ''}`;
 }
 
 /**
@@ -108,7 +116,12 @@ function binds(
 // MATERIALIZED everywhere: a subquery flattened into the outer WHERE or aggregate would
 // evaluate bm25() outside the FTS5 scan (an error, or silently wrong keyset comparisons).
 
-/** Up to n messages after `position` in rank order. */
+/**
+ * Up to n messages after `position` in rank order. Labels change after indexing (the store
+ * refreshes them without telling indexes), so exclusions are read at query time, but only
+ * for a window of the best rows: spam and trash are rare among strong matches, and the
+ * window widens until it yields n rows or the matches run out.
+ */
 export function rankMessages(
   db: Db,
   ctx: RankContext,
@@ -116,9 +129,17 @@ export function rankMessages(
   position: KeysetPosition | null,
   n: number,
 ): RankedRow[] {
-  const text = `WITH hits AS MATERIALIZED (${baseSql(ctx)}), ${ANCHOR}
-    SELECT rowid, date, score, threadId FROM hits, anchor WHERE ${KEYSET} ${ORDER} LIMIT @n`;
-  return sql(db, text).all(binds(ctx, match, position, { n })) as RankedRow[];
+  const text = `WITH hits AS MATERIALIZED (${baseSql(ctx, false)}), ${ANCHOR},
+      page AS (SELECT rowid, date, score FROM hits, anchor WHERE ${KEYSET} ${ORDER} LIMIT @window)
+    SELECT rowid, date, score, ${EXCLUDED_SQL.replaceAll('k.rowid', 'page.rowid')} AS excluded FROM page ${ORDER}`;
+  for (let window = n + 8; ; window *= 4) {
+    const rows = sql(db, text).all(binds(ctx, match, position, { window })) as Array<
+      RankedRow & { excluded: number }
+    >;
+    const kept = rows.filter((r) => r.excluded === 0);
+    if (kept.length >= n || rows.length < window)
+      return kept.slice(0, n).map(({ rowid, date, score }) => ({ rowid, date, score }));
+  }
 }
 
 /** Up to n threads after `position`, each ranked by its best message (carried as rowid/date). */
@@ -130,9 +151,9 @@ export function rankThreads(
   n: number,
 ): RankedRow[] {
   const text = `
-    WITH hits AS MATERIALIZED (${baseSql(ctx)}), ${ANCHOR},
+    WITH hits AS MATERIALIZED (${baseSql(ctx, true)}), ${ANCHOR},
       threads AS (SELECT rowid, date, threadId, max(score) AS score FROM hits GROUP BY inboxId, threadId)
-    SELECT rowid, date, score, threadId FROM threads, anchor WHERE ${KEYSET} ${ORDER} LIMIT @n`;
+    SELECT rowid, date, score FROM threads, anchor WHERE ${KEYSET} ${ORDER} LIMIT @n`;
   return sql(db, text).all(binds(ctx, match, position, { n })) as RankedRow[];
 }
 
