@@ -1,7 +1,7 @@
 // Attachment payloads: small valid PDFs with real text (so extractors have something to
 // find), CSV and plain-text files. Bulk generation draws from a pre-encoded pool per seed.
 
-import { wrapBase64 } from './encode.js';
+import { encodeBytes } from './encode.js';
 import type { Rng } from './prng.js';
 
 function pdfEscape(s: string): string {
@@ -50,7 +50,8 @@ export interface PooledAttachment {
   readonly kind: 'pdf' | 'csv' | 'txt';
   readonly contentType: string;
   readonly content: Buffer;
-  readonly base64: string;
+  /** Wrapped base64 of `content`, encoded once for the whole run. */
+  readonly base64: Buffer;
 }
 
 const ITEMS = [
@@ -92,7 +93,7 @@ export function makeAttachmentPool(rng: Rng, lineSource: () => string): PooledAt
       content = Buffer.from(text);
     }
     const contentType = kind === 'pdf' ? 'application/pdf' : kind === 'csv' ? 'text/csv' : 'text/plain';
-    pool.push({ kind, contentType, content, base64: wrapBase64(content.toString('base64')) });
+    pool.push({ kind, contentType, content, base64: encodeBytes(content, 'base64') });
   }
   return pool;
 }

@@ -4,7 +4,8 @@
 
 import {
   type Charset,
-  encodeBody,
+  encodeBytes,
+  encodeText,
   encodeWords,
   formatMailbox,
   formatMailboxList,
@@ -12,15 +13,14 @@ import {
   isAscii,
   type Mailbox,
   type TransferEncoding,
-  wrapBase64,
 } from './encode.js';
 
 export interface AttachmentSpec {
   readonly filename: string;
   readonly contentType: string;
   readonly content: Buffer;
-  /** Pre-wrapped base64 of `content`, when the caller caches it (bulk generation). */
-  readonly base64?: string;
+  /** Pre-wrapped base64 of `content` as bytes, when the caller caches it (bulk generation). */
+  readonly base64?: Buffer;
   /** 'inline' for images shown in the HTML; attachments otherwise. */
   readonly disposition?: 'attachment' | 'inline';
 }
@@ -53,13 +53,13 @@ export interface MessageSpec {
   readonly extra?: readonly string[];
 }
 
-/** Builds the message bytes. Lines end in LF, as Maildir and mbox files store them. */
+/**
+ * Builds the message bytes. Lines end in LF, as Maildir and mbox files store them.
+ * Headers are ASCII strings, bodies stay Buffers from encoding to the final concat: each byte
+ * is copied once more at the end, not converted back and forth through strings.
+ */
 export function composeMessage(spec: MessageSpec): Buffer {
-  return Buffer.from(composeBinary(spec), 'latin1');
-}
-
-/** The message as a binary string (one char per byte), for callers that append to it. */
-export function composeBinary(spec: MessageSpec): string {
+  const chunks: Buffer[] = [];
   let head = spec.trace && spec.trace.length > 0 ? `${spec.trace.join('\n')}\n` : '';
   head += `From: ${formatMailbox(spec.from, spec.charset)}\n`;
   if (spec.to.length > 0) head += `To: ${formatMailboxList(spec.to, spec.charset)}\n`;
@@ -74,36 +74,56 @@ export function composeBinary(spec: MessageSpec): string {
   head += 'MIME-Version: 1.0\n';
   if (spec.extra && spec.extra.length > 0) head += `${spec.extra.join('\n')}\n`;
 
-  const body = bodyEntity(spec);
   const attachments = spec.attachments ?? [];
-  if (attachments.length === 0) return head + body;
-  const b = `${spec.boundary}mix`;
-  let out = `${head}Content-Type: multipart/mixed; boundary="${b}"\n\n--${b}\n${body}`;
-  for (const a of attachments) out += `\n--${b}\n${attachmentEntity(a)}`;
-  return `${out}\n--${b}--\n`;
-}
-
-/** The text/html part(s) as one entity: its headers, a blank line, the encoded body. */
-function bodyEntity(spec: MessageSpec): string {
-  const text = spec.text === null ? null : textPart('plain', spec.text, spec);
-  const html = spec.html === null ? null : textPart('html', spec.html, spec);
-  if (text !== null && html !== null) {
-    const b = `${spec.boundary}alt`;
-    return `Content-Type: multipart/alternative; boundary="${b}"\n\n--${b}\n${text}\n--${b}\n${html}\n--${b}--\n`;
+  if (attachments.length === 0) {
+    chunks.push(Buffer.from(head, 'latin1'));
+    bodyEntity(spec, chunks);
+  } else {
+    const b = `${spec.boundary}mix`;
+    chunks.push(Buffer.from(`${head}Content-Type: multipart/mixed; boundary="${b}"\n\n--${b}\n`, 'latin1'));
+    bodyEntity(spec, chunks);
+    for (const a of attachments) {
+      chunks.push(Buffer.from(`\n--${b}\n`, 'latin1'));
+      attachmentEntity(a, chunks);
+    }
+    chunks.push(Buffer.from(`\n--${b}--\n`, 'latin1'));
   }
-  return text ?? html ?? textPart('plain', '', spec);
+  return Buffer.concat(chunks);
 }
 
-function textPart(subtype: 'plain' | 'html', content: string, spec: MessageSpec): string {
+/** Appends the text/html part(s) as one entity: headers, a blank line, the encoded body. */
+function bodyEntity(spec: MessageSpec, chunks: Buffer[]): void {
+  if (spec.text !== null && spec.html !== null) {
+    const b = `${spec.boundary}alt`;
+    chunks.push(Buffer.from(`Content-Type: multipart/alternative; boundary="${b}"\n\n--${b}\n`, 'latin1'));
+    textPart('plain', spec.text, spec, chunks);
+    chunks.push(Buffer.from(`\n--${b}\n`, 'latin1'));
+    textPart('html', spec.html, spec, chunks);
+    chunks.push(Buffer.from(`\n--${b}--\n`, 'latin1'));
+  } else if (spec.html !== null) textPart('html', spec.html, spec, chunks);
+  else textPart('plain', spec.text ?? '', spec, chunks);
+}
+
+const NEWLINE = Buffer.from('\n');
+
+function textPart(subtype: 'plain' | 'html', content: string, spec: MessageSpec, chunks: Buffer[]): void {
+  const bytes = encodeText(content, spec.charset);
+  // UTF-8 is ASCII exactly when it has one byte per UTF-16 unit; other charsets need a scan.
+  const ascii = spec.charset === 'utf-8' ? bytes.length === content.length : isAscii(content);
   // A pure-ASCII body needs no transfer encoding whatever the message uses elsewhere, unless
   // a line is longer than RFC 5322's 998 bytes (one-line HTML), which only QP/base64 can carry.
-  const ascii = isAscii(content);
   let cte = ascii && spec.transferEncoding !== 'base64' ? '7bit' : spec.transferEncoding;
   // An ASCII line is as many bytes as characters; elsewhere a character may take 3 bytes.
   if ((cte === '7bit' || cte === '8bit') && hasLongLine(content, ascii ? 998 : 330)) cte = 'quoted-printable';
-  const encoded = encodeBody(content, spec.charset, cte);
-  const tail = encoded.endsWith('\n') ? '' : '\n';
-  return `Content-Type: text/${subtype}; charset="${spec.charset}"\nContent-Transfer-Encoding: ${cte}\n\n${encoded}${tail}`;
+  const encoded = encodeBytes(bytes, cte);
+  chunks.push(
+    Buffer.from(
+      `Content-Type: text/${subtype}; charset="${spec.charset}"\nContent-Transfer-Encoding: ${cte}\n\n`,
+      'latin1',
+    ),
+    encoded,
+  );
+  if (encoded.length === 0 || encoded[encoded.length - 1] !== 0x0a) chunks.push(NEWLINE);
 }
 
 function hasLongLine(text: string, max: number): boolean {
@@ -116,15 +136,24 @@ function hasLongLine(text: string, max: number): boolean {
   }
 }
 
-function attachmentEntity(a: AttachmentSpec): string {
+function attachmentEntity(a: AttachmentSpec, chunks: Buffer[]): void {
   const disposition = a.disposition ?? 'attachment';
   if (a.contentType === 'message/rfc822') {
-    return `Content-Type: message/rfc822\nContent-Disposition: ${disposition}\n\n${a.content.toString('latin1')}`;
+    chunks.push(
+      Buffer.from(`Content-Type: message/rfc822\nContent-Disposition: ${disposition}\n\n`, 'latin1'),
+      a.content,
+    );
+    return;
   }
   const name = isAscii(a.filename) ? `name="${a.filename}"` : `name="${encodeWords(a.filename, 'utf-8')}"`;
   const filename = isAscii(a.filename)
     ? `filename="${a.filename}"`
     : `filename*=utf-8''${encodeURIComponent(a.filename)}`;
-  const b64 = a.base64 ?? wrapBase64(a.content.toString('base64'));
-  return `Content-Type: ${a.contentType}; ${name}\nContent-Disposition: ${disposition}; ${filename}\nContent-Transfer-Encoding: base64\n\n${b64}`;
+  chunks.push(
+    Buffer.from(
+      `Content-Type: ${a.contentType}; ${name}\nContent-Disposition: ${disposition}; ${filename}\nContent-Transfer-Encoding: base64\n\n`,
+      'latin1',
+    ),
+    a.base64 ?? encodeBytes(a.content, 'base64'),
+  );
 }

@@ -1,7 +1,5 @@
 // Byte-level encoders for generated mail: charsets (iconv-lite, plus ISO-2022-JP built on
 // EUC-JP), quoted-printable, base64 line wrapping, RFC 2047 encoded words and RFC 5322 dates.
-// Message text is assembled as 'binary' (latin1) strings, one char per byte, so bodies in any
-// charset and ASCII headers concatenate cheaply and become a Buffer in one native call.
 
 import iconv from 'iconv-lite';
 
@@ -91,8 +89,8 @@ for (let b = 33; b <= 126; b++) QP_LITERAL[b] = b === 61 ? 0 : 1;
 /** Scratch output reused across calls: QP runs on most bodies, and a fresh 3x buffer each time is GC churn. */
 let qpScratch = Buffer.allocUnsafe(64 * 1024);
 
-/** Quoted-printable (RFC 2045 §6.7) of `bytes` whose line breaks are LF; returns ASCII. */
-export function quotedPrintable(bytes: Buffer): string {
+/** Quoted-printable (RFC 2045 §6.7) of `bytes` whose line breaks are LF. */
+export function quotedPrintable(bytes: Buffer): Buffer {
   const need = bytes.length * 3 + Math.ceil(bytes.length / 24) * 2 + 4;
   if (qpScratch.length < need) qpScratch = Buffer.allocUnsafe(need * 2);
   const out = qpScratch;
@@ -128,32 +126,25 @@ export function quotedPrintable(bytes: Buffer): string {
       col += 3;
     }
   }
-  return out.toString('latin1', 0, o);
+  return Buffer.from(out.subarray(0, o));
 }
 
 /** Base64 of `bytes` in 76-character lines, LF-terminated. */
-export function base64Lines(bytes: Buffer): string {
-  return wrapBase64(bytes.toString('base64'));
-}
-
 export function wrapBase64(b64: string): string {
   let out = '';
   for (let i = 0; i < b64.length; i += 76) out += `${b64.slice(i, i + 76)}\n`;
   return out;
 }
 
-/** Encodes a body for the chosen transfer encoding; the result is a binary (latin1) string. */
-export function encodeBody(text: string, charset: Charset, cte: TransferEncoding): string {
-  // ASCII text is its own binary string in every charset we write except ISO-2022-JP's escapes.
-  if (cte === '7bit' && charset !== 'iso-2022-jp') return text;
-  const bytes = encodeText(text, charset);
+/** Applies a transfer encoding to body bytes. */
+export function encodeBytes(bytes: Buffer, cte: TransferEncoding): Buffer {
   switch (cte) {
     case 'quoted-printable':
       return quotedPrintable(bytes);
     case 'base64':
-      return base64Lines(bytes);
+      return Buffer.from(wrapBase64(bytes.toString('base64')), 'latin1');
     default:
-      return bytes.toString('latin1');
+      return bytes;
   }
 }
 
