@@ -1,11 +1,13 @@
 // Attachments that hold attachments: zip archives (entries listed, supported files
-// extracted within the zip limits) and nested message/rfc822 (text, headers, attachments).
+// extracted within the zip limits), nested message/rfc822 (text, headers, attachments)
+// and winmail.dat (TNEF body and inner files).
 import { basename } from 'node:path';
 import { htmlToText } from '../clean/index.js';
 import { describeError } from '../core/errors.js';
 import { parseMessage } from '../parse/index.js';
 import { childBlock, failed, skipped } from './outcome.js';
 import { sniffType } from './sniff.js';
+import { readTnef } from './tnef.js';
 import type { AttachmentInput, ExtractContext, ExtractionChild, FormatResult } from './types.js';
 import { SkipExtraction } from './types.js';
 import { inflateEntry, readZipDirectory, refuseEntry } from './zip-reader.js';
@@ -105,4 +107,18 @@ export async function extractMessage(content: Buffer, context: ExtractContext): 
     }
   } else if (parsed.attachments.length > 0) collector.truncated = true;
   return { ...collector.result(body), message };
+}
+
+export async function extractTnef(content: Buffer, context: ExtractContext): Promise<FormatResult> {
+  assertDepth(context);
+  const { body, attachments } = readTnef(content);
+  const collector = new ChildCollector(context);
+  for (const attachment of attachments) {
+    await collector.extract(attachment.name, {
+      filename: attachment.name,
+      contentType: attachment.contentType,
+      content: attachment.data,
+    });
+  }
+  return collector.result(body.trim());
 }

@@ -5,7 +5,7 @@ import { detectLanguage } from '../analysis/index.js';
 import { htmlToText } from '../clean/index.js';
 import { describeError } from '../core/errors.js';
 import { extractIcs, extractVcard } from './calendar.js';
-import { extractMessage, extractZip } from './containers.js';
+import { extractMessage, extractTnef, extractZip } from './containers.js';
 import { decodeText, htmlMetaCharset } from './decode-text.js';
 import type { ExtractionLimits } from './limits.js';
 import { extractOdf } from './odf.js';
@@ -14,7 +14,6 @@ import { failed, skipped } from './outcome.js';
 import { extractPdf } from './pdf.js';
 import { rtfToText } from './rtf.js';
 import { isCompoundFile, type SniffedType, sniffType } from './sniff.js';
-import { extractTnef } from './tnef.js';
 import type { AttachmentFormat, AttachmentInput, ExtractContext, Extraction, FormatResult } from './types.js';
 import { SkipExtraction } from './types.js';
 

@@ -167,3 +167,56 @@ export function makeZip(entries: Record<string, Uint8Array | string>): Buffer {
     files[name] = typeof data === 'string' ? strToU8(data) : data;
   return Buffer.from(zipSync(files));
 }
+
+/** One TNEF attribute: level, id with its type in the high word, length, data, checksum (MS-OXTNEF 2.1.3.1). */
+function tnefAttribute(level: number, id: number, data: Buffer): Buffer {
+  const head = Buffer.alloc(9);
+  head[0] = level;
+  head.writeUInt32LE(id >>> 0, 1);
+  head.writeUInt32LE(data.length, 5);
+  const checksum = Buffer.alloc(2);
+  checksum.writeUInt16LE(data.reduce((sum, byte) => (sum + byte) & 0xffff, 0));
+  return Buffer.concat([head, data, checksum]);
+}
+
+/** A MAPI property value of a variable-length type: count 1, length, bytes padded to 4. */
+function mapiVariable(type: number, id: number, value: Buffer): Buffer {
+  const head = Buffer.alloc(12);
+  head.writeUInt16LE(type, 0);
+  head.writeUInt16LE(id, 2);
+  head.writeUInt32LE(1, 4);
+  head.writeUInt32LE(value.length, 8);
+  return Buffer.concat([head, value, Buffer.alloc((4 - (value.length % 4)) % 4)]);
+}
+
+/**
+ * A winmail.dat: a body, then per attachment its rendering, 8.3 title, data and MAPI
+ * properties carrying the Unicode long filename, a size (fixed-length type) and the MIME tag.
+ */
+export function makeTnef(
+  body: string,
+  attachments: readonly { title: string; longName: string; mime: string; data: Buffer }[],
+): Buffer {
+  const parts: Buffer[] = [Buffer.from([0x78, 0x9f, 0x3e, 0x22, 0x01, 0x00])];
+  parts.push(tnefAttribute(1, 0x00089006, Buffer.from([0, 0, 1, 0])));
+  parts.push(tnefAttribute(1, 0x0002800c, Buffer.from(body, 'latin1')));
+  for (const a of attachments) {
+    parts.push(tnefAttribute(2, 0x00069002, Buffer.alloc(14)));
+    parts.push(tnefAttribute(2, 0x00018010, Buffer.from(`${a.title}\0`, 'latin1')));
+    parts.push(tnefAttribute(2, 0x0006800f, a.data));
+    const size = Buffer.alloc(8);
+    size.writeUInt16LE(0x0003, 0);
+    size.writeUInt16LE(0x0e20, 2);
+    size.writeUInt32LE(a.data.length, 4);
+    const count = Buffer.alloc(4);
+    count.writeUInt32LE(3);
+    const props = Buffer.concat([
+      count,
+      mapiVariable(0x001f, 0x3707, Buffer.from(`${a.longName}\0`, 'utf16le')),
+      size,
+      mapiVariable(0x001e, 0x370e, Buffer.from(`${a.mime}\0`, 'latin1')),
+    ]);
+    parts.push(tnefAttribute(2, 0x00069005, props));
+  }
+  return Buffer.concat(parts);
+}

@@ -106,8 +106,6 @@ export const isTnef = (b: Buffer): boolean => b.length >= 6 && b.readUInt32LE(0)
 
 function fromMagic(b: Buffer): SniffedType | null {
   const head = b.subarray(0, 1024).toString('latin1');
-  // Acrobat accepts junk before the header within the first 1 KB, so senders' PDFs may have it.
-  if (head.includes('%PDF-')) return known('pdf');
   if (isZip(b)) return fromZip(b);
   if (isTnef(b)) return known('tnef');
   if (isCompoundFile(b)) return { contentType: 'application/x-ole-storage', format: 'other' };
@@ -115,6 +113,9 @@ function fromMagic(b: Buffer): SniffedType | null {
     if (startsWith(b, magic)) return { contentType, format: 'image' };
   if (head.startsWith('RIFF') && head.slice(8, 12) === 'WEBP')
     return { contentType: 'image/webp', format: 'image' };
+  // Acrobat accepts junk before the header within the first 1 KB, so senders' PDFs may have
+  // it; checked after the fixed-offset signatures, as containers may hold a PDF that early.
+  if (head.includes('%PDF-')) return known('pdf');
   const text = head.replace(/^(?:\xEF\xBB\xBF)?\s*/, '');
   if (text.startsWith('{\\rtf')) return known('rtf');
   if (/^BEGIN:VCALENDAR/i.test(text)) return known('ics');
