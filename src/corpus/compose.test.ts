@@ -1,4 +1,5 @@
 import { simpleParser } from 'mailparser';
+import { extractText, getDocumentProxy } from 'unpdf';
 import { describe, expect, it } from 'vitest';
 import { makePdf } from './attachments.js';
 import { composeMessage, type MessageSpec } from './compose.js';
@@ -103,5 +104,14 @@ describe('composeMessage', () => {
     expect(pdf.slice(xref, xref + 4)).toBe('xref');
     const offsets = [...pdf.slice(xref).matchAll(/^(\d{10}) 00000 n $/gm)].map((m) => Number(m[1]));
     for (const [i, o] of offsets.entries()) expect(pdf.slice(o, o + 7)).toBe(`${i + 1} 0 obj`);
+  });
+
+  it('writes PDFs a real extractor reads, page breaks included', async () => {
+    const lines = Array.from({ length: 100 }, (_, i) => `Line ${i}: invoice INV-4471, EUR 1,250.00 (paid)`);
+    const doc = await getDocumentProxy(new Uint8Array(makePdf('Invoice INV-4471', lines)));
+    const { totalPages, text } = await extractText(doc, { mergePages: true });
+    expect(totalPages).toBe(3);
+    expect(text).toContain('Invoice INV-4471');
+    expect(text).toContain('Line 99: invoice INV-4471, EUR 1,250.00 (paid)');
   });
 });
