@@ -103,7 +103,7 @@ export function quoteFor(
     case 'apple': {
       const line = pack.wrote(attributionDate(pack, prev.date, prev.tz), who);
       return {
-        text: `\n\n${line}\n\n${prevText.replace(/^/gm, '> ')}`,
+        text: `\n\n${line}\n\n> ${prevText.replaceAll('\n', '\n> ')}`,
         html: `<div><br>\n<blockquote type="cite"><div>${escapeHtml(line)}</div><br>\n${prevHtml}\n</blockquote></div>\n`,
       };
     }
@@ -118,7 +118,7 @@ export function quoteFor(
     default: {
       const line = pack.wrote(attributionDate(pack, prev.date, prev.tz), who);
       return {
-        text: `\n\n${line}\n\n${prevText.replace(/^/gm, '> ')}`,
+        text: `\n\n${line}\n\n> ${prevText.replaceAll('\n', '\n> ')}`,
         html: `<br><div class="gmail_quote"><div dir="ltr" class="gmail_attr">${escapeHtml(line)}<br></div><blockquote class="gmail_quote" style="margin:0px 0px 0px 0.8ex;border-left:1px solid rgb(204,204,204);padding-left:1ex">${prevHtml}</blockquote></div>`,
       };
     }
