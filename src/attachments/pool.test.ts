@@ -17,6 +17,7 @@ parentPort.on('message', (job) => {
   const text = Buffer.from(job.content).toString('utf8');
   parentPort.postMessage({ id: job.id, extraction: { status: 'ok', reason: null, detectedType: 'text/plain', format: 'text', text, truncated: false } });
 });
+parentPort.postMessage({ ready: true });
 `;
 
 const spawnFake = (): Worker => new Worker(FAKE_WORKER, { eval: true });

@@ -79,6 +79,8 @@ interface Job {
 
 interface Slot {
   worker: Worker;
+  /** Set by the worker's first message, once its imports are loaded: job clocks start then. */
+  ready: boolean;
   job: Job | null;
   timer: NodeJS.Timeout | undefined;
 }
@@ -130,20 +132,28 @@ export class WorkerExtractor implements Extractor {
   }
 
   private startSlot(): Slot {
-    const slot: Slot = { worker: this.spawn(), job: null, timer: undefined };
+    const slot: Slot = { worker: this.spawn(), ready: false, job: null, timer: undefined };
     slot.worker.unref();
-    slot.worker.on('message', (reply: { id: number; extraction?: Extraction; error?: string }) => {
-      const job = slot.job;
-      if (!job) return;
-      this.finish(
-        slot,
-        reply.extraction ??
-          failed(
-            sniffType(job.input.content, job.input.contentType, job.input.filename),
-            reply.error ?? 'worker failed',
-          ),
-      );
-    });
+    slot.worker.on(
+      'message',
+      (reply: { id?: number; ready?: true; extraction?: Extraction; error?: string }) => {
+        if (reply.ready) {
+          slot.ready = true;
+          if (slot.job) this.startClock(slot, slot.job);
+          return;
+        }
+        const job = slot.job;
+        if (!job) return;
+        this.finish(
+          slot,
+          reply.extraction ??
+            failed(
+              sniffType(job.input.content, job.input.contentType, job.input.filename),
+              reply.error ?? 'worker failed',
+            ),
+        );
+      },
+    );
     // An out-of-memory or crashed worker fails its job and is replaced on the next dispatch.
     const crash = (why: string): void => {
       const at = this.slots.indexOf(slot);
@@ -171,6 +181,11 @@ export class WorkerExtractor implements Extractor {
       limits: job.limits,
     };
     slot.worker.postMessage(message, [content.buffer]);
+    // Loading pdf.js and mammoth in a fresh worker takes ~100 ms, which is not the file's fault.
+    if (slot.ready) this.startClock(slot, job);
+  }
+
+  private startClock(slot: Slot, job: Job): void {
     slot.timer = setTimeout(() => {
       const at = this.slots.indexOf(slot);
       if (at >= 0) this.slots.splice(at, 1);

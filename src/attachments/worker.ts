@@ -3,7 +3,7 @@
 import { parentPort } from 'node:worker_threads';
 import { describeError } from '../core/errors.js';
 import { extractInline } from './extract.js';
-import type { ExtractionLimits } from './limits.js';
+import { type ExtractionLimits, resolveLimits } from './limits.js';
 
 export interface WorkerJob {
   id: number;
@@ -25,3 +25,15 @@ parentPort?.on('message', async (job: WorkerJob) => {
     parentPort?.postMessage({ id: job.id, error: describeError(error) });
   }
 });
+
+// Lazy initialisation (the language model, charset tables) runs on a warm-up text before the
+// pool starts timing jobs, so a fresh worker's first file is not charged for it.
+await extractInline(
+  {
+    filename: 'warm-up.txt',
+    contentType: 'text/plain',
+    content: Buffer.from('The delivery of the order is late again.'),
+  },
+  resolveLimits(),
+);
+parentPort?.postMessage({ ready: true });
