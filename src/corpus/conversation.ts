@@ -2,6 +2,7 @@
 // parent in the replier's client style and carry In-Reply-To/References, and the owner
 // sometimes forwards a message to a colleague.
 
+import { MailsiftError } from '../core/errors.js';
 import { greeting, makeSlots, paragraphs, signOff, subjectLine } from './body.js';
 import type { AttachmentSpec } from './compose.js';
 import {
@@ -30,7 +31,8 @@ export interface ThreadState {
   readonly gmThrid: string | null;
   readonly threadIndex: Buffer;
   depth: number;
-  last: QuotedMessage;
+  /** The newest message, which the next reply quotes; null only while the first is composed. */
+  last: QuotedMessage | null;
   lastSender: Person;
   references: string[];
 }
@@ -97,7 +99,7 @@ function composeDraft(
   else if (from.client === 'thunderbird') extra.push('User-Agent: Mozilla Thunderbird');
   if (thread.gmThrid) extra.push(`X-GM-THRID: ${thread.gmThrid}`);
   const isReply = thread.depth > 0;
-  const parentId = isReply ? thread.last.messageId : null;
+  const parentId = isReply ? (thread.last?.messageId ?? null) : null;
   const draft: Draft = {
     kind,
     threadKey: thread.key,
@@ -145,8 +147,18 @@ function body(
   return paras;
 }
 
+function lastOf(thread: ThreadState): QuotedMessage {
+  if (!thread.last)
+    throw new MailsiftError('internal', `thread ${thread.key} has no message yet`, { param: 'thread' });
+  return thread.last;
+}
+
 /** Opens a conversation between the owner and a correspondent; returns its first message. */
-export function startThread(ctx: Context, key: string, date: Date): { thread: ThreadState; draft: Draft } {
+export function startThread(
+  ctx: Context,
+  key: string,
+  date: Date,
+): { thread: ThreadState; draft: Draft; open: boolean } {
   const r = ctx.rng;
   const { owner, colleagues } = ctx.pop;
   const other = pickPerson(ctx);
@@ -171,7 +183,7 @@ export function startThread(ctx: Context, key: string, date: Date): { thread: Th
       : null,
     threadIndex: Buffer.from(r.hex(44), 'hex'),
     depth: 0,
-    last: null as unknown as QuotedMessage,
+    last: null,
     lastSender: from,
     references: [],
   };
@@ -190,9 +202,7 @@ export function startThread(ctx: Context, key: string, date: Date): { thread: Th
   );
   thread.last = out.quoted;
   if (out.draft.spec.messageId) thread.references = [out.draft.spec.messageId];
-  return out.terminal
-    ? { thread: { ...thread, depth: thread.maxDepth }, draft: out.draft }
-    : { thread, draft: out.draft };
+  return { thread, draft: out.draft, open: !out.terminal };
 }
 
 /** The next reply in `thread`; the state moves on to it. Returns whether the thread continues. */
@@ -213,7 +223,8 @@ export function replyInThread(
   const subject = prefix + thread.baseSubject;
   thread.depth++;
   const paras = body(ctx, thread.lang, from, prevSender, date, 3, r.chance(0.5));
-  const quote = r.chance(0.9) ? quoteFor(from.client, pack, thread.last, r.chance(0.4)) : null;
+  const prev = lastOf(thread);
+  const quote = r.chance(0.9) ? quoteFor(from.client, pack, prev, r.chance(0.4)) : null;
   const out = composeDraft(ctx, thread, from, to, cc, subject, date, paras, quote, 'reply');
   thread.last = out.quoted;
   thread.lastSender = from;
@@ -232,14 +243,15 @@ export function forwardFromThread(ctx: Context, thread: ThreadState, key: string
   const pack = PACKS[thread.lang].pack;
   const fwdThread: ThreadState = { ...thread, key, depth: 0, gmThrid: null, charset: 'utf-8' };
   const paras = body(ctx, 'en', owner, to, date, 1, true);
-  const block = forwardBlock(pack, thread.last);
+  const prev = lastOf(thread);
+  const block = forwardBlock(pack, prev);
   return composeDraft(
     ctx,
     fwdThread,
     owner,
     [to],
     [],
-    `${pack.forwardPrefix}${thread.last.subject}`,
+    `${pack.forwardPrefix}${prev.subject}`,
     date,
     paras,
     block,

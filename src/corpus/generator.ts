@@ -124,7 +124,7 @@ export function* generateCorpus(options: CorpusOptions): Generator<GeneratedMess
       } else if (action === 'start') {
         const t = startThread(ctx, `t${++threads}`, date);
         draft = t.draft;
-        if (t.thread.depth < t.thread.maxDepth) {
+        if (t.open) {
           open.push(t.thread);
           if (open.length > MAX_OPEN_THREADS) open.shift();
           // Hold a few openers back so their first reply is delivered before them.
