@@ -4,7 +4,10 @@
 
 import { Command } from 'commander';
 import { registerIngest } from './commands/ingest.js';
+import { registerKeys } from './commands/keys.js';
+import { registerMcp } from './commands/mcp.js';
 import { registerParse } from './commands/parse.js';
+import { registerServe } from './commands/serve.js';
 import { registerShow } from './commands/show.js';
 import { registerStatus } from './commands/status.js';
 import { registerThread } from './commands/thread.js';
@@ -18,7 +21,16 @@ const program = new Command('mailsift')
   .showHelpAfterError();
 
 const globals = (): GlobalOptions => program.opts<GlobalOptions>();
-for (const register of [registerIngest, registerStatus, registerShow, registerThread, registerParse]) {
+for (const register of [
+  registerIngest,
+  registerStatus,
+  registerShow,
+  registerThread,
+  registerParse,
+  registerServe,
+  registerMcp,
+  registerKeys,
+]) {
   const before = program.commands.length;
   register(program, globals);
   // --db and --json are accepted after the verb too (`mailsift status --json`).

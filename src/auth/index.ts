@@ -1,0 +1,12 @@
+// API keys: creation (shown once), hashed storage, inbox scopes, revocation, authentication.
+
+export {
+  type ApiKeyInfo,
+  authenticate,
+  type CreatedKey,
+  createKey,
+  ensureKeyTable,
+  listKeys,
+  type Principal,
+  revokeKey,
+} from './keys.js';

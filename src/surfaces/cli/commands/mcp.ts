@@ -1,0 +1,41 @@
+// mailsift mcp [--key KEY] [--inbox NAME ...]: the MCP server over stdio for a local agent.
+// stdout carries the protocol, so nothing else is printed there.
+
+import type { Command } from 'commander';
+import { authenticate, type Principal } from '../../../auth/index.js';
+import { MailsiftError } from '../../../core/errors.js';
+import { ensureKeywordIndex } from '../../../index/index.js';
+import { MailApi } from '../../http/index.js';
+import { serveMcpStdio } from '../../mcp/index.js';
+import { type GlobalOptions, withEngine } from '../context.js';
+
+export const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+
+export function registerMcp(program: Command, globals: () => GlobalOptions): void {
+  program
+    .command('mcp')
+    .description('serve MCP over stdio (search_messages, get_thread, … as in AgentMail)')
+    .option('--key <key>', 'act with this API key and its inbox scope (stdio is local: optional)')
+    .option('--inbox <name>', 'expose only this inbox (repeatable)', collect)
+    .action(async (options: { key?: string; inbox?: string[] }) => {
+      await withEngine(globals(), async (engine) => {
+        const db = engine.archive.db;
+        ensureKeywordIndex(db);
+        let principal: Principal = { keyId: 'local', inboxes: null };
+        if (options.key !== undefined) {
+          const found = authenticate(db, options.key);
+          if (!found)
+            throw new MailsiftError('invalid_argument', 'unknown or revoked API key', { param: '--key' });
+          principal = found;
+        }
+        if (options.inbox) {
+          const allowed = principal.inboxes;
+          principal = {
+            ...principal,
+            inboxes: options.inbox.filter((name) => allowed === null || allowed.includes(name)),
+          };
+        }
+        await serveMcpStdio(new MailApi(engine, principal));
+      });
+    });
+}

@@ -1,0 +1,217 @@
+// The operations the HTTP API and the MCP server share, seen through one principal: every
+// inbox is checked against the key's scope (an inbox the key may not see is reported
+// exactly like one that does not exist) and every page token is bound to the key.
+
+import type { Principal } from '../../auth/index.js';
+import { MailsiftError } from '../../core/errors.js';
+import type { Mailsift, ThreadView } from '../../engine.js';
+import { indexSecret } from '../../index/index.js';
+import {
+  DEFAULT_LIMIT,
+  type ListResult,
+  listMessages,
+  MAX_LIMIT,
+  type MessageItem,
+  type MessageSearchResult,
+  searchMessages,
+  searchThreads,
+  type ThreadSearchResult,
+} from '../../search/index.js';
+import { type Db, type StoredMessage, sql } from '../../store/index.js';
+import { type AttachmentContent, attachmentText, loadAttachment } from './attachments.js';
+import { type InboxList, type InboxSummary, inboxSummary, listInboxes } from './inboxes.js';
+import { unwrapPageToken, wrapPageToken } from './page-tokens.js';
+
+/** Pages of matching messages list_threads reads for one page of threads before returning a shorter page (with a token). */
+const MAX_THREAD_SCAN_PAGES = 20;
+
+export type Params = Record<string, unknown>;
+
+export interface ThreadItem {
+  readonly inboxId: string;
+  readonly threadId: string;
+  /** The thread's newest (oldest when ascending) message that matched the filters. */
+  readonly messageId: string;
+  readonly subject: string;
+  readonly timestamp: string;
+  readonly from: string | null;
+  readonly to: string[];
+  readonly labels: readonly string[];
+  readonly preview: string;
+  readonly messageCount: number;
+}
+
+export interface ThreadList {
+  readonly count: number;
+  readonly limit: number;
+  readonly nextPageToken: string | null;
+  readonly threads: ThreadItem[];
+}
+
+export class MailApi {
+  readonly db: Db;
+  private readonly secret: string;
+
+  constructor(
+    readonly engine: Mailsift,
+    readonly principal: Principal,
+  ) {
+    this.db = engine.archive.db;
+    this.secret = indexSecret(this.db);
+  }
+
+  /** Resolves an inbox name the principal may read; anything else is 'no such inbox'. */
+  inbox(name: string): { id: number; name: string } {
+    const scope = this.principal.inboxes;
+    const hidden = scope !== null && !scope.includes(name);
+    const row = hidden
+      ? undefined
+      : (sql(this.db, 'SELECT id, name FROM inboxes WHERE name = ?').get(name) as
+          | { id: number; name: string }
+          | undefined);
+    if (!row)
+      throw new MailsiftError('no_such_item', `no inbox named '${name.slice(0, 200)}'`, { param: 'inboxId' });
+    return row;
+  }
+
+  listInboxes(params: { limit?: number; pageToken?: string }): InboxList {
+    return listInboxes(this.db, { ...params, visible: this.principal.inboxes });
+  }
+
+  getInbox(name: string): InboxSummary {
+    return inboxSummary(this.db, this.inbox(name));
+  }
+
+  searchMessages(inbox: string, params: Params): MessageSearchResult {
+    this.inbox(inbox);
+    const result = searchMessages(this.db, this.inner(params, inbox));
+    return { ...result, nextPageToken: this.wrap(result.nextPageToken) };
+  }
+
+  searchThreads(inbox: string, params: Params): ThreadSearchResult {
+    this.inbox(inbox);
+    const result = searchThreads(this.db, this.inner(params, inbox));
+    return { ...result, nextPageToken: this.wrap(result.nextPageToken) };
+  }
+
+  listMessages(inbox: string, params: Params): ListResult {
+    this.inbox(inbox);
+    const result = listMessages(this.db, this.inner(params, inbox));
+    return { ...result, nextPageToken: this.wrap(result.nextPageToken) };
+  }
+
+  /**
+   * Threads whose messages match every filter, each listed once at its newest matching
+   * message (oldest when ascending), paged by the underlying message list's token.
+   */
+  listThreads(inbox: string, params: Params): ThreadList {
+    const { id: inboxId } = this.inbox(inbox);
+    const { senders, recipients, limit = DEFAULT_LIMIT, pageToken, ...rest } = params;
+    const filters: Params = { ...rest, inbox };
+    if (senders !== undefined) filters.from = senders;
+    if (recipients !== undefined) filters.to = recipients;
+    if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
+      throw new MailsiftError('invalid_argument', `limit: must be an integer from 1 to ${MAX_LIMIT}`, {
+        param: 'limit',
+      });
+    }
+    let token = pageToken === undefined ? undefined : this.unwrap(pageToken);
+    const threads: ThreadItem[] = [];
+    for (let scanned = 0; scanned < MAX_THREAD_SCAN_PAGES && threads.length < limit; scanned++) {
+      const page = listMessages(this.db, {
+        ...filters,
+        limit: limit - threads.length,
+        ...(token ? { pageToken: token } : {}),
+      });
+      for (const message of page.messages) {
+        const lead = listMessages(this.db, { ...filters, threadId: message.threadId, limit: 1 }).messages[0];
+        if (lead?.messageId === message.messageId) threads.push(this.threadItem(inboxId, message));
+      }
+      token = page.nextPageToken ?? undefined;
+      if (!token) break;
+    }
+    return { count: threads.length, limit, nextPageToken: this.wrap(token ?? null), threads };
+  }
+
+  getMessage(inbox: string, messageId: string): StoredMessage {
+    this.inbox(inbox);
+    return this.engine.getMessage(messageId, { inbox });
+  }
+
+  getRaw(inbox: string, messageId: string): Buffer {
+    this.inbox(inbox);
+    return this.engine.getRaw(messageId, { inbox });
+  }
+
+  getThread(inbox: string, threadId: string): ThreadView {
+    this.inbox(inbox);
+    return this.engine.getThread(threadId, { inbox });
+  }
+
+  getAttachment(inbox: string, messageId: string, attachmentId: string): Promise<AttachmentContent> {
+    return loadAttachment(this.db, this.getMessage(inbox, messageId), attachmentId);
+  }
+
+  /** Metadata and text of an attachment addressed within a thread as `<ordinal>:<messageId>`. */
+  async getThreadAttachment(inbox: string, threadId: string, attachmentId: string) {
+    const colon = attachmentId.indexOf(':');
+    const messageId = colon < 0 ? '' : attachmentId.slice(colon + 1);
+    const thread = this.getThread(inbox, threadId);
+    const entry = thread.entries.find((e) => e.message.messageId === messageId.replace(/^<|>$/g, ''));
+    if (!entry) {
+      throw new MailsiftError(
+        'no_such_item',
+        `no attachment '${attachmentId.slice(0, 200)}' in thread ${thread.threadId}`,
+        {
+          param: 'attachmentId',
+        },
+      );
+    }
+    const attachment = await loadAttachment(this.db, entry.message, attachmentId.slice(0, colon));
+    return {
+      attachment,
+      message: entry.message,
+      text: await attachmentText(this.db, attachment, entry.message),
+    };
+  }
+
+  private threadItem(inboxId: number, message: MessageItem): ThreadItem {
+    const messageCount = (
+      sql(this.db, 'SELECT count(*) AS n FROM messages WHERE inbox_id = ? AND thread_id = ?').get(
+        inboxId,
+        message.threadId,
+      ) as {
+        n: number;
+      }
+    ).n;
+    const { inboxId: inbox, threadId, messageId, subject, timestamp, from, to, labels, preview } = message;
+    return {
+      inboxId: inbox,
+      threadId,
+      messageId,
+      subject,
+      timestamp,
+      from,
+      to,
+      labels,
+      preview,
+      messageCount,
+    };
+  }
+
+  private inner(params: Params, inbox: string): Params {
+    const { pageToken, ...rest } = params;
+    return { ...rest, inbox, ...(pageToken === undefined ? {} : { pageToken: this.unwrap(pageToken) }) };
+  }
+
+  private unwrap(token: unknown): string {
+    if (typeof token !== 'string') {
+      throw new MailsiftError('invalid_argument', 'pageToken: must be a string', { param: 'pageToken' });
+    }
+    return unwrapPageToken(this.secret, this.principal.keyId, token);
+  }
+
+  private wrap(token: string | null): string | null {
+    return wrapPageToken(this.secret, this.principal.keyId, token);
+  }
+}

@@ -1,0 +1,227 @@
+// The HTTP API as a Hono app: bearer-key auth, inbox scopes, strict query parsing, one
+// error shape, a body limit, and one JSON log line per request. MCP over HTTP is mounted
+// at /mcp by whoever composes the server (the MCP module depends on this one, not back).
+
+import { type Context, Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { authenticate, type Principal } from '../../auth/index.js';
+import { type ErrorCode, isMailsiftError, MailsiftError } from '../../core/errors.js';
+import type { Mailsift } from '../../engine.js';
+import type { StoredMessage } from '../../store/index.js';
+import { messageJson } from '../cli/format.js';
+import { MailApi } from './api.js';
+import { openApiDocument } from './openapi.js';
+import { queryParams } from './query.js';
+import {
+  inboxPageSchema,
+  listQuerySchema,
+  listThreadsQuerySchema,
+  noQuerySchema,
+  searchQuerySchema,
+} from './schemas.js';
+
+/** Largest request body: MCP calls are a few hundred bytes; 1 MB leaves room and stops floods early. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+export type HttpErrorCode =
+  | ErrorCode
+  | 'unauthorized'
+  | 'payload_too_large'
+  | 'not_found'
+  | 'method_not_allowed';
+
+export type LogLine = Record<string, string | number | null>;
+
+/** Handles one MCP-over-HTTP request for an authenticated principal (see surfaces/mcp). */
+export type McpHttpHandler = (api: MailApi, request: Request, body: unknown) => Promise<Response>;
+
+export interface AppOptions {
+  readonly engine: Mailsift;
+  /** false only for local single-user use: every request acts with access to every inbox. */
+  readonly auth: boolean;
+  readonly mcp?: McpHttpHandler;
+  /** Receives one line per request; omitted: no request log. */
+  readonly log?: (line: LogLine) => void;
+}
+
+type Env = { Variables: { api: MailApi; keyId: string | null } };
+
+const STATUS: Partial<Record<HttpErrorCode, number>> = {
+  invalid_argument: 400,
+  unknown_parameter: 400,
+  invalid_page_token: 400,
+  unauthorized: 401,
+  no_such_item: 404,
+  not_found: 404,
+  method_not_allowed: 405,
+  payload_too_large: 413,
+  index_unavailable: 503,
+};
+
+function errorResponse(c: Context, code: HttpErrorCode, message: string, param?: string): Response {
+  // The engine's no_such_item is the HTTP API's not_found: one code for every 404.
+  const wire = code === 'no_such_item' ? 'not_found' : code;
+  const status = (STATUS[code] ?? 500) as 400;
+  return c.json({ error: { code: wire, message, ...(param ? { param } : {}) } }, status);
+}
+
+const LOCAL: Principal = { keyId: 'local', inboxes: null };
+
+function bearer(header: string | undefined): string | null {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
+  return match?.[1] ?? null;
+}
+
+function messageView(message: StoredMessage) {
+  const view = messageJson(message);
+  return { ...view, attachments: message.attachments.map((a, i) => ({ attachmentId: String(i), ...a })) };
+}
+
+/** RFC 6266 filename*: only the name, never a path, UTF-8 percent-encoded. */
+function contentDisposition(filename: string | null): string {
+  const name = (filename ?? 'attachment').replace(/^.*[\\/]/, '') || 'attachment';
+  return `attachment; filename*=UTF-8''${encodeURIComponent(name)}`;
+}
+
+export function createApp(options: AppOptions): Hono<Env> {
+  const app = new Hono<Env>();
+  const db = options.engine.archive.db;
+
+  app.use(async (c, next) => {
+    const started = performance.now();
+    await next();
+    if (!options.log) return;
+    const inbox = /^\/v1\/inboxes\/([^/]+)/.exec(c.req.path)?.[1] ?? null;
+    options.log({
+      time: new Date().toISOString(),
+      method: c.req.method,
+      path: c.req.path,
+      status: c.res.status,
+      ms: Math.round((performance.now() - started) * 10) / 10,
+      inbox,
+      key: c.get('keyId') ?? null,
+    });
+  });
+
+  app.use(
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: (c) => {
+        // The unread rest of the body makes the connection unusable: tell the client not to reuse it.
+        c.header('Connection', 'close');
+        return errorResponse(
+          c,
+          'payload_too_large',
+          `request body larger than ${MAX_BODY_BYTES} bytes`,
+          'body',
+        );
+      },
+    }),
+  );
+
+  app.onError((error, c) => {
+    if (isMailsiftError(error)) return errorResponse(c, error.code, error.message, error.param);
+    process.stderr.write(`mailsift serve: ${error.stack ?? error.message}\n`);
+    return errorResponse(c, 'internal', 'internal error');
+  });
+  app.notFound((c) => errorResponse(c, 'not_found', `no route ${c.req.method} ${c.req.path}`));
+
+  app.get('/v1/health', (c) => c.json({ status: 'ok' as const }));
+  app.get('/openapi.json', (c) => c.json(openApiDocument()));
+
+  const authenticated = async (c: Context<Env>, next: () => Promise<void>) => {
+    let principal = LOCAL;
+    if (options.auth) {
+      const key = bearer(c.req.header('authorization'));
+      const found = key === null ? null : authenticate(db, key);
+      if (!found) {
+        c.header('WWW-Authenticate', 'Bearer');
+        return errorResponse(
+          c,
+          'unauthorized',
+          key === null ? 'missing bearer API key' : 'unknown or revoked API key',
+          'authorization',
+        );
+      }
+      principal = found;
+    }
+    c.set('keyId', principal.keyId);
+    c.set('api', new MailApi(options.engine, principal));
+    await next();
+  };
+  app.use('/v1/*', authenticated);
+  app.use('/mcp', authenticated);
+
+  const api = (c: Context<Env>) => c.get('api');
+  const inboxOf = (c: Context<Env>) => c.req.param('inboxId') ?? '';
+  const noQuery = (c: Context<Env>) => queryParams(c.req.url, noQuerySchema);
+
+  app.get('/v1/inboxes', (c) => c.json(api(c).listInboxes(queryParams(c.req.url, inboxPageSchema))));
+  app.get('/v1/inboxes/:inboxId', (c) => c.json(api(c).getInbox(inboxOf(c))));
+  app.get('/v1/inboxes/:inboxId/messages/search', (c) =>
+    c.json(api(c).searchMessages(inboxOf(c), queryParams(c.req.url, searchQuerySchema))),
+  );
+  app.get('/v1/inboxes/:inboxId/threads/search', (c) =>
+    c.json(api(c).searchThreads(inboxOf(c), queryParams(c.req.url, searchQuerySchema))),
+  );
+  app.get('/v1/inboxes/:inboxId/messages', (c) =>
+    c.json(api(c).listMessages(inboxOf(c), queryParams(c.req.url, listQuerySchema))),
+  );
+  app.get('/v1/inboxes/:inboxId/threads', (c) =>
+    c.json(api(c).listThreads(inboxOf(c), queryParams(c.req.url, listThreadsQuerySchema))),
+  );
+  app.get('/v1/inboxes/:inboxId/messages/:messageId', (c) => {
+    noQuery(c);
+    return c.json(messageView(api(c).getMessage(inboxOf(c), c.req.param('messageId'))));
+  });
+  app.get('/v1/inboxes/:inboxId/messages/:messageId/raw', (c) => {
+    noQuery(c);
+    const raw = api(c).getRaw(inboxOf(c), c.req.param('messageId'));
+    return c.body(new Uint8Array(raw), 200, {
+      'Content-Type': 'message/rfc822',
+      'X-Content-Type-Options': 'nosniff',
+    });
+  });
+  app.get('/v1/inboxes/:inboxId/messages/:messageId/attachments/:attachmentId', async (c) => {
+    noQuery(c);
+    const { meta, content } = await api(c).getAttachment(
+      inboxOf(c),
+      c.req.param('messageId'),
+      c.req.param('attachmentId'),
+    );
+    return c.body(new Uint8Array(content), 200, {
+      'Content-Type': meta.contentType || 'application/octet-stream',
+      'Content-Disposition': contentDisposition(meta.filename),
+      // Sender-controlled bytes: never let a browser run them in our origin.
+      'X-Content-Type-Options': 'nosniff',
+      'Content-Security-Policy': 'sandbox',
+    });
+  });
+  app.get('/v1/inboxes/:inboxId/threads/:threadId', (c) => {
+    noQuery(c);
+    const thread = api(c).getThread(inboxOf(c), c.req.param('threadId'));
+    return c.json({
+      inboxId: thread.inbox,
+      threadId: thread.threadId,
+      messageCount: thread.entries.length,
+      messages: thread.entries.map((e) => ({ ...messageView(e.message), depth: e.depth })),
+    });
+  });
+
+  app.post('/mcp', async (c) => {
+    if (!options.mcp) return errorResponse(c, 'not_found', 'MCP is not enabled on this server');
+    const text = await c.req.text();
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      throw new MailsiftError('invalid_argument', 'request body is not valid JSON', { param: 'body' });
+    }
+    return options.mcp(api(c), c.req.raw, body);
+  });
+  app.on(['GET', 'DELETE'], '/mcp', (c) =>
+    errorResponse(c, 'method_not_allowed', 'this MCP endpoint is stateless: POST JSON-RPC requests only'),
+  );
+
+  return app;
+}

@@ -1,0 +1,10 @@
+// The HTTP API: a Hono app over the engine with API-key auth and inbox scopes, the
+// operations it shares with the MCP server, and the OpenAPI document generated from its schemas.
+
+export { MailApi, type Params, type ThreadItem, type ThreadList } from './api.js';
+export { type AppOptions, createApp, type LogLine, MAX_BODY_BYTES, type McpHttpHandler } from './app.js';
+export { attachmentOrdinal, storedAttachmentText } from './attachments.js';
+export { type InboxList, type InboxSummary, listInboxes } from './inboxes.js';
+export { openApiDocument } from './openapi.js';
+export { toolInputs } from './schemas.js';
+export { isLoopback, type RunningServer, type ServeOptions, startServer } from './server.js';

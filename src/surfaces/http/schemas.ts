@@ -1,0 +1,245 @@
+// Wire schemas of the HTTP API and MCP tools. Request schemas are derived from the search
+// layer's own parameter schemas (one source of truth; only dates narrow to the string a
+// URL or JSON carries); response schemas describe what the API emits, for the OpenAPI document.
+
+import { z } from 'zod';
+import { listParamsSchema, MAX_LIMIT, searchParamsSchema } from '../../search/index.js';
+
+const wireDate = z.string().describe(searchParamsSchema.shape.before.unwrap().description ?? 'ISO 8601 date');
+
+export const searchQuerySchema = searchParamsSchema
+  .omit({ inbox: true, recency: true })
+  .extend({ before: wireDate.optional(), after: wireDate.optional() });
+
+export const listQuerySchema = listParamsSchema
+  .omit({ inbox: true })
+  .extend({ before: wireDate.optional(), after: wireDate.optional() });
+
+export const listThreadsQuerySchema = listQuerySchema
+  .omit({ from: true, to: true, hasAttachment: true, threadId: true })
+  .extend({
+    senders: listParamsSchema.shape.from.describe(
+      'prefix match on the sender name and address tokens of a message of the thread',
+    ),
+    recipients: listParamsSchema.shape.to.describe(
+      'prefix match on the recipient tokens of a message of the thread',
+    ),
+  });
+
+export const inboxPageSchema = z.strictObject({
+  limit: z.number().int().min(1).max(MAX_LIMIT).optional().describe(`inboxes per page, 1–${MAX_LIMIT}`),
+  pageToken: searchParamsSchema.shape.pageToken,
+});
+
+/** Endpoints that take no query parameters still reject unknown ones. */
+export const noQuerySchema = z.strictObject({});
+
+const inboxId = z.string().min(1).describe('inbox name');
+
+/** MCP tool inputs: AgentMail's tool parameter names, the search layer's validation. */
+export const toolInputs = {
+  list_inboxes: inboxPageSchema,
+  get_inbox: z.strictObject({ inboxId }),
+  search_messages: searchQuerySchema
+    .pick({ q: true, limit: true, pageToken: true, before: true, after: true })
+    .extend({ inboxId }),
+  search_threads: searchQuerySchema
+    .pick({ q: true, limit: true, pageToken: true, before: true, after: true })
+    .extend({ inboxId }),
+  list_messages: listQuerySchema
+    .pick({
+      from: true,
+      to: true,
+      subject: true,
+      labels: true,
+      before: true,
+      after: true,
+      ascending: true,
+      includeSpam: true,
+      includeTrash: true,
+      limit: true,
+      pageToken: true,
+    })
+    .extend({ inboxId }),
+  list_threads: listThreadsQuerySchema.extend({ inboxId }),
+  get_thread: z.strictObject({
+    inboxId,
+    threadId: z.string().min(1).describe('thread id, or the Message-ID of one of its messages'),
+  }),
+  get_attachment: z.strictObject({
+    inboxId,
+    threadId: z.string().min(1),
+    attachmentId: z.string().min(1).describe("'<n>:<messageId>' as listed on the thread's messages"),
+  }),
+  get_message: z.strictObject({
+    inboxId,
+    messageId: z.string().min(1).describe('Message-ID, angle brackets optional'),
+  }),
+} as const;
+
+// ---- responses ----
+
+export const errorSchema = z.object({
+  error: z.object({
+    code: z
+      .string()
+      .describe(
+        'machine-readable code: invalid_argument, unknown_parameter, invalid_page_token, not_found, unauthorized, …',
+      ),
+    message: z.string(),
+    param: z.string().optional().describe('the parameter that was wrong'),
+  }),
+});
+
+const page = {
+  count: z.number().int(),
+  limit: z.number().int(),
+  nextPageToken: z.string().nullable(),
+};
+
+const attachmentSummary = z.object({
+  filename: z.string().nullable(),
+  contentType: z.string(),
+  size: z.number().int(),
+  inline: z.boolean(),
+});
+
+const highlights = z
+  .record(z.string(), z.array(z.string()))
+  .describe('per field, fragments with matches wrapped in **');
+
+const messageItem = z.object({
+  inboxId: z.string(),
+  threadId: z.string(),
+  messageId: z.string(),
+  labels: z.array(z.string()),
+  timestamp: z.string(),
+  from: z.string().nullable(),
+  to: z.array(z.string()),
+  cc: z.array(z.string()),
+  subject: z.string(),
+  preview: z.string(),
+  attachments: z.array(attachmentSummary),
+  inReplyTo: z.string().nullable(),
+  references: z.array(z.string()),
+});
+
+const scoring = {
+  highlights,
+  score: z.number(),
+  explain: z.record(z.string(), z.unknown()).optional(),
+};
+
+const degraded = z
+  .array(z.string())
+  .optional()
+  .describe('optional stages skipped this time, e.g. fuzzy_fill');
+
+export const messageSearchSchema = z.object({
+  ...page,
+  degraded,
+  messages: z.array(messageItem.extend(scoring)),
+});
+
+export const threadSearchSchema = z.object({
+  ...page,
+  degraded,
+  threads: z.array(
+    z.object({
+      threadId: z.string(),
+      subject: z.string(),
+      senders: z.array(z.string()),
+      recipients: z.array(z.string()),
+      messageCount: z.number().int(),
+      lastMessageId: z.string(),
+      timestamp: z.string(),
+      preview: z.string(),
+      ...scoring,
+    }),
+  ),
+});
+
+export const messageListSchema = z.object({ ...page, messages: z.array(messageItem) });
+
+export const threadListSchema = z.object({
+  ...page,
+  threads: z.array(
+    messageItem
+      .pick({
+        inboxId: true,
+        threadId: true,
+        messageId: true,
+        subject: true,
+        timestamp: true,
+        from: true,
+        to: true,
+        labels: true,
+        preview: true,
+      })
+      .extend({ messageCount: z.number().int() }),
+  ),
+});
+
+const address = z.object({ name: z.string(), address: z.string() });
+
+export const messageSchema = z.object({
+  inboxId: z.string(),
+  threadId: z.string(),
+  messageId: z.string(),
+  variantOf: z.string().optional(),
+  labels: z.array(z.string()),
+  folders: z.array(z.string()),
+  timestamp: z.string(),
+  from: address.nullable(),
+  to: z.array(address),
+  cc: z.array(address),
+  bcc: z.array(address),
+  replyTo: z.array(address),
+  subject: z.string(),
+  inReplyTo: z.string().nullable(),
+  references: z.array(z.string()),
+  auth: z.object({ dmarc: z.string().optional(), spf: z.string().optional(), dkim: z.string().optional() }),
+  attachments: z.array(
+    z.object({
+      attachmentId: z.string().describe('0-based number within the message: /attachments/{attachmentId}'),
+      filename: z.string().nullable(),
+      contentType: z.string(),
+      size: z.number().int(),
+      sha256: z.string(),
+      contentId: z.string().nullable(),
+      inline: z.boolean(),
+    }),
+  ),
+  authored: z.string().describe('what the sender wrote, without quoted history, signature or footers'),
+  quoted: z.string(),
+  forwarded: z.array(
+    z.object({
+      from: z.string().nullable(),
+      date: z.string().nullable(),
+      subject: z.string().nullable(),
+      text: z.string(),
+    }),
+  ),
+  signature: z.string(),
+  disclaimer: z.string(),
+  footer: z.string(),
+  warnings: z.array(z.string()).optional(),
+});
+
+export const threadSchema = z.object({
+  inboxId: z.string(),
+  threadId: z.string(),
+  messageCount: z.number().int(),
+  messages: z.array(
+    messageSchema.extend({ depth: z.number().int().describe('0 for roots, +1 per reply level') }),
+  ),
+});
+
+export const inboxListSchema = z.object({
+  ...page,
+  inboxes: z.array(
+    z.object({ inboxId: z.string(), messageCount: z.number().int(), threadCount: z.number().int() }),
+  ),
+});
+
+export const healthSchema = z.object({ status: z.literal('ok') });
