@@ -63,7 +63,11 @@ export interface ThreadHit {
 }
 
 export function preview(message: StoredMessage): string {
-  const text = message.cleaned.authored.replace(/\s+/g, ' ').trim();
+  // Squash only the start: authored text may run to megabytes.
+  const text = message.cleaned.authored
+    .slice(0, PREVIEW_CHARS * 4)
+    .replace(/\s+/g, ' ')
+    .trim();
   return text.length <= PREVIEW_CHARS ? text : `${text.slice(0, PREVIEW_CHARS).trimEnd()}…`;
 }
 

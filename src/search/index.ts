@@ -14,6 +14,7 @@ export {
   type SearchParams,
   searchParamsSchema,
 } from './params.js';
+export { clearRankCache } from './rank-cache.js';
 export { COLUMN_WEIGHTS, EXCLUDED_LABELS } from './ranked-query.js';
 export {
   FUZZY_BUDGET_MS,

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { MailsiftError } from '../core/errors.js';
-import { listMessages, searchMessages, searchThreads } from './index.js';
+import { clearRankCache, listMessages, searchMessages, searchThreads } from './index.js';
 import { allFixtures, openTestArchive, type TestArchive } from './test-helpers.js';
 
 let archive: TestArchive | undefined;
@@ -17,42 +17,47 @@ function codeOf(run: () => unknown): { code: string; param: string | undefined }
 }
 
 describe('stable paging', () => {
-  it('never repeats or skips a message while mail arrives and is deleted between pages', async () => {
-    const fixtures = allFixtures();
-    const first = fixtures.filter((_, i) => i % 2 === 0);
-    const later = fixtures.filter((_, i) => i % 2 === 1);
-    const a = await openTestArchive(first);
-    archive = a;
-    const all = (): string[] =>
-      searchMessages(a.db, { q: 'maria', limit: 100 }).messages.map((m) => m.messageId);
-    const existing = all();
-    expect(existing.length).toBeGreaterThan(6);
+  // 'cold' is a new process per page (the CLI): every page re-ranks with live statistics.
+  it.each(['cached', 'cold'])(
+    'never repeats or skips a message while mail arrives and is deleted between pages (%s)',
+    async (mode) => {
+      const fixtures = allFixtures();
+      const first = fixtures.filter((_, i) => i % 2 === 0);
+      const later = fixtures.filter((_, i) => i % 2 === 1);
+      const a = await openTestArchive(first);
+      archive = a;
+      const all = (): string[] =>
+        searchMessages(a.db, { q: 'maria', limit: 100 }).messages.map((m) => m.messageId);
+      const existing = all();
+      expect(existing.length).toBeGreaterThan(6);
 
-    const seen: string[] = [];
-    const deleted = new Set<string>();
-    let token: string | null = null;
-    let step = 0;
-    do {
-      const page = searchMessages(a.db, { q: 'maria', limit: 2, ...(token ? { pageToken: token } : {}) });
-      seen.push(...page.messages.map((m) => m.messageId));
-      token = page.nextPageToken;
-      // Between requests: new mail arrives (changing bm25 statistics), and a served and an unserved message go.
-      const batch = later.splice(0, 2);
-      if (batch.length > 0) await a.add(batch);
-      if (step === 1) {
-        const victims = [seen[0] as string, existing[existing.length - 1] as string];
-        for (const id of victims) {
-          a.deleteMessage(id);
-          deleted.add(id);
+      const seen: string[] = [];
+      const deleted = new Set<string>();
+      let token: string | null = null;
+      let step = 0;
+      do {
+        if (mode === 'cold') clearRankCache(a.db);
+        const page = searchMessages(a.db, { q: 'maria', limit: 2, ...(token ? { pageToken: token } : {}) });
+        seen.push(...page.messages.map((m) => m.messageId));
+        token = page.nextPageToken;
+        // Between requests: new mail arrives (changing bm25 statistics), and a served and an unserved message go.
+        const batch = later.splice(0, 2);
+        if (batch.length > 0) await a.add(batch);
+        if (step === 1) {
+          const victims = [seen[0] as string, existing[existing.length - 1] as string];
+          for (const id of victims) {
+            a.deleteMessage(id);
+            deleted.add(id);
+          }
         }
-      }
-      step++;
-    } while (token !== null);
+        step++;
+      } while (token !== null);
 
-    expect(new Set(seen).size).toBe(seen.length);
-    const expected = existing.filter((id) => !deleted.has(id) || seen.includes(id));
-    expect([...seen].sort()).toEqual([...expected].sort());
-  });
+      expect(new Set(seen).size).toBe(seen.length);
+      const expected = existing.filter((id) => !deleted.has(id) || seen.includes(id));
+      expect([...seen].sort()).toEqual([...expected].sort());
+    },
+  );
 
   it('pages threads and lists to the end with every item once', async () => {
     const a = await openTestArchive();
@@ -60,6 +65,7 @@ describe('stable paging', () => {
     const threadIds: string[] = [];
     let token: string | null = null;
     do {
+      clearRankCache(a.db);
       const page = searchThreads(a.db, { q: 'maria', limit: 3, ...(token ? { pageToken: token } : {}) });
       threadIds.push(...page.threads.map((t) => t.threadId));
       token = page.nextPageToken;

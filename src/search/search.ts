@@ -16,6 +16,7 @@ import {
   type PagePayload,
 } from './page-token.js';
 import { type SearchRequest, validateSearchParams } from './params.js';
+import { cachedRanking } from './rank-cache.js';
 import {
   columnContributions,
   type RankContext,
@@ -110,10 +111,13 @@ function plan(db: Db, params: unknown, mode: Mode): Planned {
   return { request, groups, ctx, print, secret, start };
 }
 
+const RANK_MESSAGES = cachedRanking('messages', rankMessages);
+const RANK_THREADS = cachedRanking('threads', rankThreads);
+
 /** Ranks one page: exact hits first, then fuzzy fill if the exact ones run out. */
 function rankPage(db: Db, planned: Planned, mode: Mode) {
   const { groups, ctx, request, start } = planned;
-  const rank = mode === 'messages' ? rankMessages : rankThreads;
+  const rank = mode === 'messages' ? RANK_MESSAGES : RANK_THREADS;
   const limit = request.limit;
   const degraded: string[] = [];
   const rows: PageRow[] = [];
