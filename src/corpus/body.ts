@@ -90,10 +90,17 @@ export function paragraphs(rng: Rng, c: CompiledPack, slots: Slots, maxParagraph
   const out: string[] = [];
   const n = rng.int(1, maxParagraphs);
   const sep = c.pack.spaced ? ' ' : '';
+  let last = '';
   for (let p = 0; p < n; p++) {
     const k = rng.int(1, 5);
-    let para = sentence(rng, c, slots);
-    for (let i = 1; i < k; i++) para += sep + sentence(rng, c, slots);
+    let para = '';
+    for (let i = 0; i < k; i++) {
+      // Zipf favours the same few fragments; one redraw keeps a sentence from repeating itself.
+      let s = sentence(rng, c, slots);
+      if (s === last) s = sentence(rng, c, slots);
+      para += i === 0 ? s : sep + s;
+      last = s;
+    }
     out.push(para);
   }
   return out;

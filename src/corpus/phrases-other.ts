@@ -322,7 +322,7 @@ export const ja: LanguagePack = {
 
 export const zh: LanguagePack = {
   code: 'zh',
-  charsets: { gb2312: 60, 'utf-8': 40 },
+  charsets: { gb2312: 75, 'utf-8': 25 },
   firstNames: ['伟', '芳', '娜', '强', '静', '磊'],
   lastNames: ['王', '李', '张', '刘', '陈', '杨'],
   companyStems: ['huaxin-trading', 'shenzhen-dianzi', 'changjiang-wuliu'],

@@ -29,6 +29,6 @@ export const LANGUAGE_WEIGHTS: Readonly<Record<LanguageCode, number>> = {
   pt: 3,
   nl: 3,
   ru: 3.5,
-  ja: 0.8,
-  zh: 0.7,
+  ja: 1.2,
+  zh: 1.2,
 };

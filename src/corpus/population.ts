@@ -279,6 +279,16 @@ export function makePopulation(
       out.push(makePerson(rng, c.lang, c.domain, taken));
     }
   }
+  // Zipf picking favours the first people: seed the top ranks with every language so even a
+  // small corpus has conversations (and charsets) in all of them.
+  const rarestFirst = (Object.keys(LANGUAGE_WEIGHTS) as LanguageCode[]).sort(
+    (a, b) => LANGUAGE_WEIGHTS[a] - LANGUAGE_WEIGHTS[b],
+  );
+  rarestFirst.forEach((lang, i) => {
+    const at = 4 + i * 5;
+    const j = out.findIndex((p) => p.lang === lang);
+    if (j > at) out.splice(at, 0, ...out.splice(j, 1));
+  });
   return {
     owner,
     colleagues,
