@@ -1,0 +1,174 @@
+// npm run bench:http — serves a 100,000-message archive (--messages N) over the HTTP API
+// and drives search requests at it from a separate autocannon process: 50 connections,
+// 30 s (--connections, --seconds), a rotating list of realistic queries. Prints
+// requests/s, p50/p99 latency and the error count.
+
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { createKey } from '../src/auth/index.js';
+import { generateCorpus, writeMaildir } from '../src/corpus/index.js';
+import { Mailsift } from '../src/engine.js';
+import { assertIndexReady, ensureKeywordIndex, keywordIndexHook, reindex } from '../src/index/index.js';
+import type { Db } from '../src/store/index.js';
+import { startServer } from '../src/surfaces/http/index.js';
+import { handleMcpHttp } from '../src/surfaces/mcp/index.js';
+import { numberArg, replyToParent, runChild } from './measure.js';
+
+interface LoadResult {
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+  total: number;
+}
+
+const script = fileURLToPath(import.meta.url);
+const root = join(process.cwd(), '.bench');
+
+/** The load generator, in its own process so it does not share the server's event loop. */
+async function load(url: string, key: string, pathsFile: string): Promise<void> {
+  const require = createRequire(import.meta.url);
+  const autocannon = require('autocannon') as (options: Record<string, unknown>) => Promise<{
+    requests: { average: number; total: number };
+    latency: { p50: number; p99: number };
+    errors: number;
+    timeouts: number;
+    non2xx: number;
+  }>;
+  const paths = require(pathsFile) as string[];
+  let next = 0;
+  const result = await autocannon({
+    url,
+    connections: numberArg('connections', 'BENCH_CONNECTIONS', 50),
+    duration: numberArg('seconds', 'BENCH_SECONDS', 30),
+    headers: { authorization: `Bearer ${key}` },
+    requests: [
+      {
+        method: 'GET',
+        setupRequest: (request: object) => ({ ...request, path: paths[next++ % paths.length] }),
+      },
+    ],
+  });
+  replyToParent({
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    non2xx: result.non2xx,
+    total: result.requests.total,
+  } satisfies LoadResult);
+}
+
+/** Reuses the search benchmark's archive (copied with SQLite's backup API), else generates one. */
+async function archive(messages: number): Promise<string> {
+  const path = join(root, `http-${messages}.db`);
+  if (existsSync(path)) return path;
+  mkdirSync(root, { recursive: true });
+  const searchDb = join(root, `search-${messages}.db`);
+  if (existsSync(`${searchDb}.build.json`)) {
+    process.stdout.write(`copying ${searchDb} …\n`);
+    const source = new Database(searchDb, { readonly: true });
+    await source.backup(path);
+    source.close();
+    return path;
+  }
+  const corpus = join(root, `maildir-${messages}`);
+  if (!existsSync(join(corpus, 'cur')) && !existsSync(join(corpus, 'new'))) {
+    process.stdout.write(`generating ${messages.toLocaleString('en')} messages into ${corpus} …\n`);
+    await writeMaildir(corpus, generateCorpus({ seed: 42, messages }));
+  }
+  process.stdout.write('ingesting with the keyword index …\n');
+  // Built under another name and renamed when complete, so an interrupted run is not reused.
+  const partial = `${path}.partial`;
+  for (const suffix of ['', '-wal', '-shm']) rmSync(`${partial}${suffix}`, { force: true });
+  const engine = Mailsift.open(partial);
+  ensureKeywordIndex(engine.archive.db);
+  if (!engine.archive.hooks.includes(keywordIndexHook)) engine.archive.hooks.push(keywordIndexHook);
+  await engine.ingest([corpus], { inbox: 'bench' });
+  engine.close();
+  renameSync(partial, path);
+  return path;
+}
+
+/** Queries an agent would send: identifiers, sender domains and address prefixes, subject words. */
+function queryPaths(db: Db, inbox: string): string[] {
+  const identifiers = (
+    db
+      .prepare(
+        "SELECT term FROM keyword_vocab WHERE term GLOB '*_*[0-9]*' AND doc BETWEEN 1 AND 50 LIMIT 150",
+      )
+      .pluck()
+      .all() as string[]
+  ).map((t) => t.replace(/_/g, '-'));
+  const senders = db
+    .prepare('SELECT from_address, subject FROM messages WHERE id % 331 = 0 LIMIT 300')
+    .all() as Array<{ from_address: string; subject: string }>;
+  const queries = [...identifiers];
+  senders.forEach((row, i) => {
+    const [local = '', domain = ''] = row.from_address.split('@');
+    queries.push(i % 2 === 0 ? (domain.split('.')[0] ?? local) : `${local}@${domain.slice(0, 3)}`);
+    const words = row.subject.split(/\s+/).filter((w) => /^\p{L}{4,}$/u.test(w));
+    if (words.length >= 2) queries.push(words.slice(0, 2).join(' '));
+  });
+  const base = `/v1/inboxes/${encodeURIComponent(inbox)}`;
+  return queries
+    .filter((q) => q.trim() !== '')
+    .map(
+      (q, i) => `${base}/${i % 5 === 4 ? 'threads' : 'messages'}/search?q=${encodeURIComponent(q)}&limit=10`,
+    );
+}
+
+async function main(): Promise<void> {
+  const messages = numberArg('messages', 'BENCH_MESSAGES', 100_000);
+  const path = await archive(messages);
+  const engine = Mailsift.open(path);
+  const db = engine.archive.db;
+  ensureKeywordIndex(db);
+  try {
+    assertIndexReady(db);
+  } catch {
+    process.stdout.write('keyword index stale: reindexing …\n');
+    reindex(db);
+  }
+  const inbox =
+    (db.prepare('SELECT name FROM inboxes ORDER BY id LIMIT 1').pluck().get() as string) ?? 'bench';
+  const count = (db.prepare('SELECT count(*) FROM messages').pluck().get() as number).toLocaleString('en');
+  const paths = queryPaths(db, inbox);
+  const pathsFile = join(tmpdir(), `mailsift-bench-http-${process.pid}.json`);
+  writeFileSync(pathsFile, JSON.stringify(paths));
+  const key = createKey(db, { name: 'bench' }).key;
+  const server = await startServer(engine, { host: '127.0.0.1', port: 0, auth: true, mcp: handleMcpHttp });
+  process.stdout.write(
+    `serving ${count} messages at ${server.url}; ${paths.length} rotating queries; load from a separate process …\n`,
+  );
+  const passthrough = ['connections', 'seconds'].flatMap((name) => {
+    const at = process.argv.indexOf(`--${name}`);
+    return at >= 0 ? [`--${name}`, process.argv[at + 1] as string] : [];
+  });
+  const result = await runChild<LoadResult>(script, 'load', [server.url, key, pathsFile, ...passthrough]);
+  await server.close();
+  rmSync(pathsFile, { force: true });
+  const errors = result.errors + result.timeouts + result.non2xx;
+  const lines = [
+    `mailsift HTTP benchmark — ${count} messages, search over HTTP with a bearer key`,
+    `requests/s:  ${result.requestsPerSecond.toFixed(0)}   (target ≥ 500)`,
+    `latency:     p50 ${result.p50} ms   p99 ${result.p99} ms   (target p99 < 100 ms)`,
+    `errors:      ${errors} (connection ${result.errors}, timeouts ${result.timeouts}, non-2xx ${result.non2xx}) of ${result.total} requests`,
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+const child = process.argv.indexOf('--child');
+if (child >= 0) {
+  const [url, key, pathsFile] = process.argv.slice(child + 2);
+  await load(url as string, key as string, pathsFile as string);
+} else {
+  await main();
+}
