@@ -32,10 +32,20 @@ export function decodeText(bytes: Buffer, charset: Charset): string {
   return iconv.decode(bytes, charset);
 }
 
-/** True when `text` survives a round trip through `charset` unchanged. */
+/** True when every character of `text` exists in `charset`. */
 export function canEncode(text: string, charset: Charset): boolean {
   if (charset === 'utf-8' || isAscii(text)) return true;
-  return decodeText(encodeText(text, charset), charset) === text;
+  // iconv-lite writes '?' for a character the charset lacks, so extra '?' bytes mean a loss:
+  // one encode and a native byte search instead of a full decode and string comparison.
+  // ISO-2022-JP pairs are 7-bit and may contain 0x3F, so probe its 8-bit form, EUC-JP.
+  const probe = charset === 'iso-2022-jp' ? iconv.encode(text, 'euc-jp') : encodeText(text, charset);
+  return countQuestionMarks(probe) === countQuestionMarks(text);
+}
+
+function countQuestionMarks(value: string | Buffer): number {
+  let n = 0;
+  for (let i = value.indexOf('?'); i >= 0; i = value.indexOf('?', i + 1)) n++;
+  return n;
 }
 
 const ESC_JIS = Buffer.from([0x1b, 0x24, 0x42]); // ESC $ B: JIS X 0208
@@ -47,22 +57,25 @@ const ESC_ASCII = Buffer.from([0x1b, 0x28, 0x42]); // ESC ( B: back to ASCII
  */
 function encodeIso2022Jp(text: string): Buffer {
   const euc = iconv.encode(text, 'euc-jp');
-  const out: number[] = [];
+  // Worst case: every character a JIS pair wrapped in its own pair of 3-byte escapes.
+  const out = Buffer.allocUnsafe(euc.length * 4 + 3);
+  let o = 0;
   let inJis = false;
   for (let i = 0; i < euc.length; i++) {
     const b = euc[i] as number;
     if (b < 0x80) {
-      if (inJis) out.push(...ESC_ASCII);
+      if (inJis) o += ESC_ASCII.copy(out, o);
       inJis = false;
-      out.push(b);
+      out[o++] = b;
     } else {
-      if (!inJis) out.push(...ESC_JIS);
+      if (!inJis) o += ESC_JIS.copy(out, o);
       inJis = true;
-      out.push(b & 0x7f, (euc[++i] as number) & 0x7f);
+      out[o++] = b & 0x7f;
+      out[o++] = (euc[++i] as number) & 0x7f;
     }
   }
-  if (inJis) out.push(...ESC_ASCII);
-  return Buffer.from(out);
+  if (inJis) o += ESC_ASCII.copy(out, o);
+  return Buffer.from(out.subarray(0, o));
 }
 
 function decodeIso2022Jp(bytes: Buffer): string {

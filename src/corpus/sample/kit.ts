@@ -45,12 +45,18 @@ export const OWNER: Who = {
  * RNG for the few random parts (trace headers) and a boundary counter, reset by beginSample
  * so every build of the sample, in any process, writes the same bytes.
  */
-let sampleContext: Context = createContext(20240101, 'acme-corp.com', OWNER);
+let sampleContext: Context | null = null;
 let boundarySerial = 0;
 
 export function beginSample(): void {
   sampleContext = createContext(20240101, 'acme-corp.com', OWNER);
   boundarySerial = 0;
+}
+
+/** Built on first use, so importing the corpus module costs nothing until a sample is built. */
+function context(): Context {
+  if (!sampleContext) beginSample();
+  return sampleContext as Context;
 }
 
 /** '2024-03-04 09:12 +0100' → the instant and its zone offset. */
@@ -113,9 +119,7 @@ export function single(
     date,
     tzOffset: tz,
     boundary: `----=_Part_${String(++boundarySerial).padStart(4, '0')}_mailsift`,
-    trace: incoming
-      ? traceHeaders(sampleContext, spec.from.address, date, meta.spoofed ? 'fail' : 'pass')
-      : [],
+    trace: incoming ? traceHeaders(context(), spec.from.address, date, meta.spoofed ? 'fail' : 'pass') : [],
   };
   return {
     bytes: composeMessage(full),
