@@ -3,7 +3,7 @@
 
 import { type Db, type IndexHook, loadMessage, sql } from '../store/index.js';
 import { analyseDocument } from './document.js';
-import { COLUMNS } from './schema.js';
+import { COLUMNS, EXCLUDED_NOW } from './schema.js';
 
 const INSERT_INDEX = `INSERT INTO keyword_index (rowid, ${COLUMNS.join(', ')}) VALUES (?, ${COLUMNS.map(() => '?').join(', ')})`;
 
@@ -16,8 +16,18 @@ export function indexMessage(db: Db, rowid: number): void {
   sql(db, INSERT_INDEX).run(rowid, ...COLUMNS.map((c) => doc.columns[c]));
   sql(
     db,
-    'INSERT INTO keyword_docs (rowid, inbox_id, date, untrusted, language, checksum) VALUES (?, ?, ?, ?, ?, ?)',
-  ).run(rowid, message.inboxId, message.date.getTime(), doc.untrusted ? 1 : 0, doc.language, doc.checksum);
+    `INSERT INTO keyword_docs (rowid, inbox_id, date, thread_id, untrusted, excluded, language, checksum)
+     VALUES (?, ?, ?, ?, ?, ${EXCLUDED_NOW('?')}, ?, ?)`,
+  ).run(
+    rowid,
+    message.inboxId,
+    message.date.getTime(),
+    message.threadId,
+    doc.untrusted ? 1 : 0,
+    rowid,
+    doc.language,
+    doc.checksum,
+  );
   if (doc.language !== null)
     sql(db, 'INSERT OR IGNORE INTO keyword_languages (language) VALUES (?)').run(doc.language);
   rememberWords(db, doc.words);

@@ -25,6 +25,21 @@ describe('keyword index maintenance', () => {
     expect(checkIndex(a.db)).toEqual({ ok: true, problems: [] });
   });
 
+  it('follows labels and thread merges made after indexing', async () => {
+    const a = await openTestArchive(['budget-reply', 'stripe-receipt']);
+    archive = a;
+    const rowid = a.rowidOf('budget-2@acme.io');
+    a.db.prepare("INSERT INTO message_labels (message_rowid, label) VALUES (?, 'trash')").run(rowid);
+    expect(ids(a, 'budget')).toEqual([]);
+    a.db.prepare("DELETE FROM message_labels WHERE message_rowid = ? AND label = 'trash'").run(rowid);
+    expect(ids(a, 'budget')).toEqual(['budget-2@acme.io']);
+    // The parent arrives later: JWZ merges the reply's thread into the parent's.
+    await a.add(['budget-start']);
+    const threads = a.db.prepare('SELECT DISTINCT thread_id FROM keyword_docs WHERE rowid IN (?, ?)').pluck();
+    expect(threads.all(rowid, a.rowidOf('budget-1@acme.io'))).toHaveLength(1);
+    expect(checkIndex(a.db)).toEqual({ ok: true, problems: [] });
+  });
+
   it('rolls the index back with a failed store transaction', async () => {
     const a = await openTestArchive(['stripe-receipt']);
     archive = a;
@@ -47,9 +62,9 @@ describe('keyword index maintenance', () => {
     a.db.prepare('DELETE FROM keyword_docs WHERE rowid = ?').run(rowid);
     a.db
       .prepare(
-        'INSERT INTO keyword_docs (rowid, inbox_id, date, untrusted, language, checksum) VALUES (999, 1, 0, 0, NULL, ?)',
+        'INSERT INTO keyword_docs (rowid, inbox_id, date, thread_id, untrusted, excluded, language, checksum) VALUES (999, 1, 0, ?, 0, 0, NULL, ?)',
       )
-      .run('x');
+      .run('t', 'x');
     const report = checkIndex(a.db);
     expect(report.ok).toBe(false);
     expect(report.problems.join('\n')).toMatch(/messages missing from the index: 1 row\(s\) \(\d+\)/);

@@ -8,6 +8,7 @@ export {
   COLUMNS,
   type Column,
   EXACT_TEXT_COLUMNS,
+  EXCLUDED_LABELS,
   ensureKeywordIndex,
   IDENTIFIER_COLUMNS,
   INDEX_VERSION,

@@ -4,7 +4,7 @@
 import { type Db, loadMessage, sql } from '../store/index.js';
 import { analyseDocument } from './document.js';
 import { forgetWords, indexMessage } from './hook.js';
-import { ensureKeywordIndex, INDEX_VERSION, setMeta } from './schema.js';
+import { dropKeywordTables, EXCLUDED_NOW, ensureKeywordIndex, INDEX_VERSION, setMeta } from './schema.js';
 
 export interface ReindexProgress {
   readonly done: number;
@@ -16,21 +16,14 @@ const REINDEX_BATCH = 1000;
 
 /** Drops and rebuilds the keyword index from the stored messages. */
 export function reindex(db: Db, onProgress?: (progress: ReindexProgress) => void): { indexed: number } {
+  // One transaction: the triggers on the store's tables write to keyword_docs, so it must
+  // never be missing while another connection commits.
   db.transaction(() => {
-    for (const table of [
-      'keyword_vocab',
-      'keyword_index',
-      'keyword_docs',
-      'keyword_terms',
-      'keyword_languages',
-    ]) {
-      db.exec(`DROP TABLE IF EXISTS ${table}`);
-    }
-    setMeta(db, 'version', INDEX_VERSION);
+    dropKeywordTables(db);
+    ensureKeywordIndex(db);
     setMeta(db, 'state', 'stale');
   })();
   forgetWords(db);
-  ensureKeywordIndex(db);
   const total = (db.prepare('SELECT count(*) AS n FROM messages').get() as { n: number }).n;
   let done = 0;
   let after = 0;
@@ -104,6 +97,16 @@ export function checkIndex(db: Db, options: { deep?: boolean } = {}): CheckRepor
     db
       .prepare(
         'SELECT rowid FROM keyword_docs WHERE rowid NOT IN (SELECT id FROM keyword_index_docsize) ORDER BY rowid',
+      )
+      .pluck()
+      .all() as number[],
+  );
+  report(
+    'index rows whose thread or exclusion disagrees with the store',
+    db
+      .prepare(
+        `SELECT d.rowid FROM keyword_docs d JOIN messages m ON m.id = d.rowid
+         WHERE d.thread_id <> m.thread_id OR d.excluded <> ${EXCLUDED_NOW('d.rowid')} ORDER BY d.rowid`,
       )
       .pluck()
       .all() as number[],

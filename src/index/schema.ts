@@ -10,7 +10,7 @@ import { type Db, sql } from '../store/index.js';
  * Bumped whenever analysis or column layout changes: an index written by another version
  * is reported stale and must be rebuilt with `reindex`.
  */
-export const INDEX_VERSION = '3';
+export const INDEX_VERSION = '4';
 
 /** FTS5 columns in declaration order; bm25 weights and one-hot explain vectors follow it. */
 export const COLUMNS = [
@@ -29,6 +29,14 @@ export const IDENTIFIER_COLUMNS: readonly Column[] = ['ident_from', 'ident_recip
 /** Columns holding exact text terms (words and compounds). */
 export const EXACT_TEXT_COLUMNS: readonly Column[] = ['text_authored', 'text_attachments', 'text_quoted'];
 
+/** Labels that keep a message out of relevance search, whatever the caller asks. */
+export const EXCLUDED_LABELS = ['spam', 'trash', 'blocked'] as const;
+const EXCLUDED = EXCLUDED_LABELS.map((l) => `'${l}'`).join(', ');
+
+/** SQL: 1 when message `rowid` (an SQL expression) now carries an excluded label. */
+export const EXCLUDED_NOW = (rowid: string): string =>
+  `EXISTS (SELECT 1 FROM message_labels WHERE message_rowid = ${rowid} AND label IN (${EXCLUDED}))`;
+
 // contentless + contentless_delete: the store keeps the text, the index only postings,
 // which keeps it well under the raw mail size; deletes still work row by row.
 // '_' is a token character so a compound (inv_4471) stays one token.
@@ -38,24 +46,34 @@ const CREATE = `
     content='', contentless_delete=1,
     tokenize="unicode61 remove_diacritics 0 tokenchars '_'"
   );
-  -- One small row per indexed message: ranking filters on inbox, date and trust here
-  -- instead of in the wide messages rows (measured: the join to messages cost more than
-  -- bm25 itself on broad queries). Inbox and date never change after insert.
+  -- One small row per indexed message: ranking filters and groups here instead of in the
+  -- wide messages rows (measured: the join to messages cost more than bm25 itself on broad
+  -- queries). Inbox and date never change; thread and exclusion follow the store through
+  -- the triggers below, inside the store's own transactions.
   CREATE TABLE IF NOT EXISTS keyword_docs (
     rowid INTEGER PRIMARY KEY,
     inbox_id INTEGER NOT NULL,
     date INTEGER NOT NULL,
+    thread_id TEXT NOT NULL,
     untrusted INTEGER NOT NULL,
+    excluded INTEGER NOT NULL,
     language TEXT,
     checksum TEXT NOT NULL
   );
+  CREATE TRIGGER IF NOT EXISTS keyword_docs_label_added AFTER INSERT ON message_labels
+    WHEN NEW.label IN (${EXCLUDED})
+    BEGIN UPDATE keyword_docs SET excluded = 1 WHERE rowid = NEW.message_rowid; END;
+  CREATE TRIGGER IF NOT EXISTS keyword_docs_label_removed AFTER DELETE ON message_labels
+    WHEN OLD.label IN (${EXCLUDED})
+    BEGIN UPDATE keyword_docs SET excluded = ${EXCLUDED_NOW('OLD.message_rowid')} WHERE rowid = OLD.message_rowid; END;
+  CREATE TRIGGER IF NOT EXISTS keyword_docs_thread_moved AFTER UPDATE OF thread_id ON messages
+    BEGIN UPDATE keyword_docs SET thread_id = NEW.thread_id WHERE rowid = NEW.id; END;
   -- Words of the text fields, for typo candidates: a plain b-tree scans a term range far
   -- faster than fts5vocab, which reads every term's doclist. Never pruned: a word whose
   -- messages are gone only costs a candidate that matches nothing.
   CREATE TABLE IF NOT EXISTS keyword_terms (term TEXT PRIMARY KEY) WITHOUT ROWID;
   CREATE TABLE IF NOT EXISTS keyword_languages (language TEXT PRIMARY KEY) WITHOUT ROWID;
   CREATE TABLE IF NOT EXISTS keyword_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
-  CREATE VIRTUAL TABLE IF NOT EXISTS keyword_vocab USING fts5vocab(keyword_index, 'row');
 `;
 
 export type IndexState = 'ready' | 'stale';
@@ -68,17 +86,38 @@ export function ensureKeywordIndex(db: Db): void {
   db.transaction(() => {
     const existed =
       db.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'keyword_index'").get() !== undefined;
+    const version = existed ? getMeta(db, 'version') : undefined;
+    // Another layout is useless to search and its triggers could break the store's writes:
+    // drop it now; `reindex` fills the new one.
+    if (existed && version !== INDEX_VERSION) dropKeywordTables(db);
     db.exec(CREATE);
     if (getMeta(db, 'secret') === undefined) setMeta(db, 'secret', randomBytes(32).toString('hex'));
-    const version = getMeta(db, 'version');
-    if (version === undefined) {
+    if (version !== INDEX_VERSION) {
       const messages = (db.prepare('SELECT count(*) AS n FROM messages').get() as { n: number }).n;
       setMeta(db, 'version', INDEX_VERSION);
-      setMeta(db, 'state', existed || messages > 0 ? 'stale' : 'ready');
-    } else if (version !== INDEX_VERSION) {
-      setMeta(db, 'state', 'stale');
+      setMeta(db, 'state', messages > 0 ? 'stale' : 'ready');
     }
   })();
+}
+
+/** Drops every keyword table and trigger except the meta table (which keeps the token secret). */
+export function dropKeywordTables(db: Db): void {
+  for (const trigger of [
+    'keyword_docs_label_added',
+    'keyword_docs_label_removed',
+    'keyword_docs_thread_moved',
+  ]) {
+    db.exec(`DROP TRIGGER IF EXISTS ${trigger}`);
+  }
+  for (const table of [
+    'keyword_vocab',
+    'keyword_index',
+    'keyword_docs',
+    'keyword_terms',
+    'keyword_languages',
+  ]) {
+    db.exec(`DROP TABLE IF EXISTS ${table}`);
+  }
 }
 
 export function getMeta(db: Db, key: string): string | undefined {

@@ -15,7 +15,7 @@ export {
   searchParamsSchema,
 } from './params.js';
 export { clearRankCache } from './rank-cache.js';
-export { COLUMN_WEIGHTS, EXCLUDED_LABELS } from './ranked-query.js';
+export { COLUMN_WEIGHTS } from './ranked-query.js';
 export {
   FUZZY_BUDGET_MS,
   type MessageSearchResult,

@@ -4,7 +4,7 @@
 
 import { type Db, sql } from '../store/index.js';
 import type { KeysetPosition } from './page-token.js';
-import { EXCLUDED_LABELS, type RankContext, type RankedRow } from './ranked-query.js';
+import type { RankContext, RankedRow } from './ranked-query.js';
 
 export type RankFn = (
   db: Db,
@@ -36,28 +36,9 @@ const after = (row: RankedRow, p: KeysetPosition): boolean =>
   (row.score === p.score && (row.date < p.date || (row.date === p.date && row.rowid < p.rowid)));
 
 /**
- * Rows of the list still visible now: not deleted, not labelled away since the ranking.
- * The watermark in the key keeps later arrivals out, as the keyset query does.
- */
-function visible(db: Db, rows: readonly RankedRow[]): RankedRow[] {
-  if (rows.length === 0) return [];
-  const ids = new Set(
-    sql(
-      db,
-      `SELECT value FROM json_each(?) WHERE value IN (SELECT rowid FROM keyword_docs)
-       AND NOT EXISTS (SELECT 1 FROM message_labels l WHERE l.message_rowid = value
-         AND l.label IN (${EXCLUDED_LABELS.map((l) => `'${l}'`).join(', ')}))`,
-    )
-      .pluck()
-      .all(JSON.stringify(rows.map((r) => r.rowid))) as number[],
-  );
-  return rows.filter((r) => ids.has(r.rowid));
-}
-
-/**
- * Wraps a ranking function with the cache. The cached order was computed under one set of
- * corpus statistics, so paging through it can neither repeat nor skip a message; the page
- * boundary is found by the anchor row itself when it is in the list.
+ * Wraps a ranking function with the cache. Page 1 computes (and keeps) the first
+ * CACHED_ROWS of the order; later pages of an unchanged archive slice it, starting after
+ * the anchor row, and anything else goes to the keyset query.
  */
 export function cachedRanking(mode: string, rank: RankFn): RankFn {
   return (db, ctx, match, position, n) => {
@@ -66,8 +47,13 @@ export function cachedRanking(mode: string, rank: RankFn): RankFn {
       cache = new Map();
       caches.set(db, cache);
     }
-    const key = `${mode}\n${match}\n${JSON.stringify(ctx)}`;
+    // Any write since (by this connection or another) makes a new key: a cached order must
+    // never hide a message that a label change or thread merge has since made visible.
+    const version = sql(db, 'SELECT total_changes()').pluck().get() as number;
+    const key = `${db.pragma('data_version', { simple: true })}:${version}\n${mode}\n${match}\n${JSON.stringify(ctx)}`;
     let ranking = cache.get(key);
+    // A later page with nothing cached (a new process, or writes since): one keyset query.
+    if (ranking === undefined && position !== null) return rank(db, ctx, match, position, n);
     if (ranking === undefined) {
       const rows = rank(db, ctx, match, null, CACHED_ROWS);
       ranking = { rows, complete: rows.length < CACHED_ROWS };
@@ -81,11 +67,7 @@ export function cachedRanking(mode: string, rank: RankFn): RankFn {
       start = anchor >= 0 ? anchor + 1 : ranking.rows.findIndex((r) => after(r, position));
       if (start < 0) start = ranking.rows.length;
     }
-    const page: RankedRow[] = [];
-    for (let i = start; i < ranking.rows.length && page.length < n; i += n) {
-      page.push(...visible(db, ranking.rows.slice(i, i + n)));
-    }
-    if (page.length >= n || ranking.complete) return page.slice(0, n);
+    if (ranking.complete || start + n <= ranking.rows.length) return ranking.rows.slice(start, start + n);
     return rank(db, ctx, match, position, n);
   };
 }

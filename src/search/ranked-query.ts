@@ -10,9 +10,9 @@
 // the scoring it would skip has already happened. Scanning newest-first and stopping once
 // older mail cannot catch up needs an upper bound on bm25; FTS5's, idf·(k1+1) per phrase,
 // is 1.2–1.6× real top scores, so it only stops when recency alone separates that much.
-// What paid off: filtering through the compact keyword_docs rows instead of the wide
-// messages rows (two-word p50 128 → 23 ms), reading labels only for rows that reach a
-// page, and caching rankings per connection for deep pages (rank-cache.ts).
+// What paid off: filtering and grouping through the compact keyword_docs rows instead of
+// the wide messages rows and the label table (two-word p50 128 → 23 ms), and caching
+// rankings per connection for deep pages (rank-cache.ts).
 
 import { COLUMNS, type Column } from '../index/index.js';
 import { type Db, sql } from '../store/index.js';
@@ -36,9 +36,6 @@ export const COLUMN_WEIGHTS: Readonly<Record<Column, number>> = {
 const WEIGHTS = COLUMNS.map((c) => COLUMN_WEIGHTS[c]).join(', ');
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
-
-/** Labels never shown by relevance search, whatever the caller asks. */
-export const EXCLUDED_LABELS = ['spam', 'trash', 'blocked'] as const;
 
 export interface RankContext {
   readonly inboxId: number;
@@ -67,29 +64,21 @@ export function recencyFactor(ctx: RankContext, date: number): number {
   return 1 + (ctx.maxBoost - 1) * 2 ** (-age / (ctx.halfLifeDays * DAY_MS));
 }
 
-const EXCLUDED_SQL = `EXISTS (SELECT 1 FROM message_labels l WHERE l.message_rowid = k.rowid
-  AND l.label IN (${EXCLUDED_LABELS.map((l) => `'${l}'`).join(', ')}))`;
-
 /**
- * Every match with its score, filtered by watermark, inbox, dates and trust through the
- * small keyword_docs rows. The FTS table drives (CROSS JOIN pins the order): starting from
- * an inbox index would run the MATCH once per message. Thread mode also needs each
- * message's thread (from the wide messages rows) and drops excluded labels up front, so an
- * excluded message never lends its score to a thread; message mode checks labels only on
- * the few rows that reach a page (see rankMessages).
+ * Every match with its score, filtered by watermark, inbox, dates, trust and exclusion
+ * through the small keyword_docs rows. The FTS table drives (CROSS JOIN pins the order):
+ * starting from an inbox index would run the MATCH once per message.
  */
-function baseSql(ctx: RankContext, threads: boolean): string {
+function baseSql(ctx: RankContext): string {
   return `
-    SELECT k.rowid AS rowid, d.date AS date, ${threads ? 'm.thread_id AS threadId, d.inbox_id AS inboxId,' : ''}
+    SELECT k.rowid AS rowid, d.date AS date, d.thread_id AS threadId, d.inbox_id AS inboxId,
       (-bm25(keyword_index, ${WEIGHTS})) * (1.0 + @boost * pow(2.0, -max(0, @origin - d.date) / @halfLife)) AS score
     FROM keyword_index k CROSS JOIN keyword_docs d ON d.rowid = k.rowid
-      ${threads ? 'CROSS JOIN messages m ON m.id = k.rowid' : ''}
     WHERE keyword_index MATCH @match AND k.rowid <= @watermark
       ${ctx.inboxId !== 0 ? 'AND d.inbox_id = @inbox' : ''}
       ${ctx.after !== null ? 'AND d.date >= @after' : ''}
       ${ctx.before !== null ? 'AND d.date < @before' : ''}
-      AND d.untrusted = 0
-      ${threads ? `AND NOT ${EXCLUDED_SQL}` : ''}`;
+      AND d.untrusted = 0 AND d.excluded = 0`;
 }
 
 /**
@@ -128,12 +117,7 @@ function binds(
 // MATERIALIZED everywhere: a subquery flattened into the outer WHERE or aggregate would
 // evaluate bm25() outside the FTS5 scan (an error, or silently wrong keyset comparisons).
 
-/**
- * Up to n messages after `position` in rank order. Labels change after indexing (the store
- * refreshes them without telling indexes), so exclusions are read at query time, but only
- * for a window of the best rows: spam and trash are rare among strong matches, and the
- * window widens until it yields n rows or the matches run out.
- */
+/** Up to n messages after `position` in rank order. */
 export function rankMessages(
   db: Db,
   ctx: RankContext,
@@ -141,17 +125,9 @@ export function rankMessages(
   position: KeysetPosition | null,
   n: number,
 ): RankedRow[] {
-  const text = `WITH hits AS MATERIALIZED (${baseSql(ctx, false)}), ${ANCHOR},
-      page AS (SELECT rowid, date, score FROM hits, anchor WHERE ${KEYSET} ${ORDER} LIMIT @window)
-    SELECT rowid, date, score, ${EXCLUDED_SQL.replaceAll('k.rowid', 'page.rowid')} AS excluded FROM page ${ORDER}`;
-  for (let window = n + 8; ; window *= 4) {
-    const rows = sql(db, text).all(binds(ctx, match, position, { window })) as Array<
-      RankedRow & { excluded: number }
-    >;
-    const kept = rows.filter((r) => r.excluded === 0);
-    if (kept.length >= n || rows.length < window)
-      return kept.slice(0, n).map(({ rowid, date, score }) => ({ rowid, date, score }));
-  }
+  const text = `WITH hits AS MATERIALIZED (${baseSql(ctx)}), ${ANCHOR}
+    SELECT rowid, date, score FROM hits, anchor WHERE ${KEYSET} ${ORDER} LIMIT @n`;
+  return sql(db, text).all(binds(ctx, match, position, { n })) as RankedRow[];
 }
 
 /** Up to n threads after `position`, each ranked by its best message (carried as rowid/date). */
@@ -163,7 +139,7 @@ export function rankThreads(
   n: number,
 ): RankedRow[] {
   const text = `
-    WITH hits AS MATERIALIZED (${baseSql(ctx, true)}), ${ANCHOR},
+    WITH hits AS MATERIALIZED (${baseSql(ctx)}), ${ANCHOR},
       threads AS (SELECT rowid, date, threadId, max(score) AS score FROM hits GROUP BY inboxId, threadId)
     SELECT rowid, date, score FROM threads, anchor WHERE ${KEYSET} ${ORDER} LIMIT @n`;
   return sql(db, text).all(binds(ctx, match, position, { n })) as RankedRow[];
