@@ -40,7 +40,8 @@ function maildirFolder(root: string, folder: string): string {
 /**
  * Writes a Maildir++ tree under `dir`: INBOX at the root, other folders as `.Name`
  * subfolders. Unflagged messages go to new/ (unseen), others to cur/ with `:2,FLAGS`.
- * File names are deterministic (date, sequence number, size), so the same input writes the same tree.
+ * File names are deterministic (date, sequence number, size), so the same input writes the same tree;
+ * the sequence restarts on every call, so write into an empty directory.
  */
 export async function writeMaildir(dir: string, messages: Entries): Promise<WriteStats> {
   const made = new Set<string>();
