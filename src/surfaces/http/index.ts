@@ -3,7 +3,6 @@
 
 export { MailApi, type Params, type ThreadItem, type ThreadList } from './api.js';
 export { type AppOptions, createApp, type LogLine, MAX_BODY_BYTES, type McpHttpHandler } from './app.js';
-export { attachmentOrdinal, storedAttachmentText } from './attachments.js';
 export { type InboxList, type InboxSummary, listInboxes } from './inboxes.js';
 export { openApiDocument } from './openapi.js';
 export { toolInputs } from './schemas.js';

@@ -203,6 +203,23 @@ export function openApiDocument(): JsonSchema {
         null,
         json('Thread', 'the thread'),
       ),
+      '/mcp': {
+        post: {
+          operationId: 'mcp',
+          summary: 'MCP over streamable HTTP (stateless JSON-RPC; same keys and inbox scopes as /v1)',
+          security: [{ bearer: [] }],
+          requestBody: { required: true, content: { 'application/json': { schema: { type: 'object' } } } },
+          responses: {
+            '200': {
+              description: 'JSON-RPC response',
+              content: { 'application/json': { schema: { type: 'object' } } },
+            },
+            '400': ERRORS['400'],
+            '401': ERRORS['401'],
+            '413': json('Error', 'body larger than 1 MB'),
+          },
+        },
+      },
     },
   };
   return cached;
