@@ -1,7 +1,7 @@
 // mailsift check [--deep] — verifies that the keyword index and the store agree.
 
 import type { Command } from 'commander';
-import { checkIndex, ensureKeywordIndex } from '../../../index/index.js';
+import { checkIndex } from '../../../index/index.js';
 import { type GlobalOptions, printJson, printLine, withEngine } from '../context.js';
 
 export function registerCheck(program: Command, globals: () => GlobalOptions): void {
@@ -13,7 +13,6 @@ export function registerCheck(program: Command, globals: () => GlobalOptions): v
       const global = globals();
       await withEngine(global, (engine) => {
         const db = engine.archive.db;
-        ensureKeywordIndex(db);
         const report = checkIndex(db, { deep: options.deep ?? false });
         if (global.json) printJson(report);
         else

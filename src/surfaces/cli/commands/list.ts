@@ -1,7 +1,6 @@
 // mailsift list [--from] [--to] [--subject] [--label] [--before] [--after] [--has-attachment] [--thread] ...
 
 import type { Command } from 'commander';
-import { ensureKeywordIndex } from '../../../index/index.js';
 import { listMessages } from '../../../search/index.js';
 import { type GlobalOptions, printJson, printLine, withEngine } from '../context.js';
 import { limitOption } from './search.js';
@@ -47,7 +46,6 @@ export function registerList(program: Command, globals: () => GlobalOptions): vo
       const global = globals();
       await withEngine(global, (engine) => {
         const db = engine.archive.db;
-        ensureKeywordIndex(db);
         const { label, thread, limit, ...rest } = options;
         const params = Object.fromEntries(
           Object.entries({

@@ -1,7 +1,7 @@
 // mailsift reindex — rebuilds the keyword index from the stored messages.
 
 import type { Command } from 'commander';
-import { ensureKeywordIndex, reindex } from '../../../index/index.js';
+import { reindex } from '../../../index/index.js';
 import { type GlobalOptions, printJson, printLine, withEngine } from '../context.js';
 
 export function registerReindex(program: Command, globals: () => GlobalOptions): void {
@@ -12,7 +12,6 @@ export function registerReindex(program: Command, globals: () => GlobalOptions):
       const global = globals();
       await withEngine(global, (engine) => {
         const db = engine.archive.db;
-        ensureKeywordIndex(db);
         const started = Date.now();
         const tty = process.stderr.isTTY && !global.json;
         const result = reindex(db, (p) => {

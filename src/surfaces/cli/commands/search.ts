@@ -1,7 +1,6 @@
 // mailsift search "<q>" [--inbox] [--threads] [--limit] [--page-token] [--before] [--after] [--explain]
 
 import type { Command } from 'commander';
-import { ensureKeywordIndex } from '../../../index/index.js';
 import { type MessageHit, searchMessages, searchThreads, type ThreadHit } from '../../../search/index.js';
 import { type GlobalOptions, printJson, printLine, withEngine } from '../context.js';
 
@@ -59,7 +58,6 @@ export function registerSearch(program: Command, globals: () => GlobalOptions): 
       const global = globals();
       await withEngine(global, (engine) => {
         const db = engine.archive.db;
-        ensureKeywordIndex(db);
         const params = {
           q,
           ...(options.inbox !== undefined ? { inbox: options.inbox } : {}),
