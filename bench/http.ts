@@ -99,6 +99,10 @@ async function archive(messages: number): Promise<string> {
 
 /** Queries an agent would send: identifiers, sender domains and address prefixes, subject words. */
 function queryPaths(db: Db, inbox: string): string[] {
+  // The index keeps no fts5vocab table of its own; sampling reads one over it.
+  db.exec(
+    "CREATE VIRTUAL TABLE IF NOT EXISTS temp.keyword_vocab USING fts5vocab('main', 'keyword_index', 'row')",
+  );
   const identifiers = (
     db
       .prepare(
