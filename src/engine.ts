@@ -2,7 +2,18 @@
 // nothing: surfaces resolve --db, environment and config, then call these methods.
 
 import { MailsiftError } from './core/errors.js';
+import { ensureKeywordIndex, keywordIndexHook } from './index/index.js';
 import { ingest, type IngestOptions, type IngestReport } from './pipeline/ingest.js';
+import {
+  type ListParams,
+  type ListResult,
+  listMessages,
+  type MessageSearchResult,
+  type SearchParams,
+  searchMessages,
+  searchThreads,
+  type ThreadSearchResult,
+} from './search/index.js';
 import {
   type Archive,
   type ArchiveStats,
@@ -27,12 +38,33 @@ export interface ThreadView {
 export class Mailsift {
   private constructor(readonly archive: Archive) {}
 
+  /** Opens (creating if needed) an archive with its keyword index kept in step with the store. */
   static open(path: string): Mailsift {
-    return new Mailsift(openArchive(path));
+    const archive = openArchive(path);
+    try {
+      ensureKeywordIndex(archive.db);
+    } catch (error) {
+      archive.close();
+      throw error;
+    }
+    archive.hooks.push(keywordIndexHook);
+    return new Mailsift(archive);
   }
 
   ingest(paths: readonly string[], options: IngestOptions = {}): Promise<IngestReport> {
     return ingest(this.archive, paths, options);
+  }
+
+  searchMessages(params: SearchParams): MessageSearchResult {
+    return searchMessages(this.archive.db, params);
+  }
+
+  searchThreads(params: SearchParams): ThreadSearchResult {
+    return searchThreads(this.archive.db, params);
+  }
+
+  listMessages(params: ListParams): ListResult {
+    return listMessages(this.archive.db, params);
   }
 
   status(): ArchiveStats {

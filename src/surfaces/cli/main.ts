@@ -3,10 +3,14 @@
 // calls the engine, and maps errors to exit codes.
 
 import { Command } from 'commander';
+import { registerCheck } from './commands/check.js';
 import { registerIngest } from './commands/ingest.js';
 import { registerKeys } from './commands/keys.js';
+import { registerList } from './commands/list.js';
 import { registerMcp } from './commands/mcp.js';
 import { registerParse } from './commands/parse.js';
+import { registerReindex } from './commands/reindex.js';
+import { registerSearch } from './commands/search.js';
 import { registerServe } from './commands/serve.js';
 import { registerShow } from './commands/show.js';
 import { registerStatus } from './commands/status.js';
@@ -23,10 +27,14 @@ const program = new Command('mailsift')
 const globals = (): GlobalOptions => program.opts<GlobalOptions>();
 for (const register of [
   registerIngest,
+  registerSearch,
+  registerList,
   registerStatus,
   registerShow,
   registerThread,
   registerParse,
+  registerReindex,
+  registerCheck,
   registerServe,
   registerMcp,
   registerKeys,
