@@ -3,12 +3,14 @@
 // A batch commits as a whole, so a killed run loses at most its open batch, and
 // re-running finishes the job: stored locations are skipped, re-read copies dedupe.
 
+import { createExtractor, type Extractor } from '../attachments/index.js';
 import { describeError, MailsiftError } from '../core/errors.js';
 import type { MailSource, SourceEntry } from '../core/types.js';
 import { openSource } from '../source/index.js';
 import type { Archive } from '../store/archive.js';
 import { type Inbox, MessageStore } from '../store/message-store.js';
-import type { PreparedMessage } from '../store/records.js';
+import { hasExtraction, type StoredExtraction, saveExtraction } from '../store/index.js';
+import type { ExtractionRequest, PreparedMessage } from '../store/records.js';
 import { sha256 } from './prepare.js';
 import { createPreparePool, type PreparePool } from './prepare-pool.js';
 
@@ -57,8 +59,25 @@ export interface IngestReport extends IngestCounts {
 }
 
 type Outcome =
-  | { kind: 'stored'; rowid?: number; prepared?: PreparedMessage; bytes: number }
+  | {
+      kind: 'stored';
+      rowid?: number;
+      prepared?: PreparedMessage;
+      /** New attachment extractions, written before the message so its index sees them. */
+      extractions?: ReadonlyArray<readonly [string, StoredExtraction]>;
+      bytes: number;
+    }
   | { kind: 'failed'; reason: string };
+
+/** What one ingest run shares across sources: parser pool, extractor, in-flight extractions. */
+interface RunContext {
+  readonly store: MessageStore;
+  readonly inbox: Inbox;
+  readonly pool: PreparePool;
+  readonly extractor: Extractor;
+  /** Extractions started this run, by content hash: identical attachments are extracted once. */
+  readonly extracting: Map<string, Promise<StoredExtraction>>;
+}
 
 interface Task {
   readonly entry: SourceEntry;
@@ -77,24 +96,25 @@ export async function ingest(archive: Archive, paths: readonly string[], options
 
   const store = new MessageStore(archive);
   const inbox = store.inbox(options.inbox ?? 'default');
-  const pool = createPreparePool(options.workers);
+  const context: RunContext = {
+    store,
+    inbox,
+    pool: createPreparePool(options.workers),
+    extractor: createExtractor({ workers: options.workers === 0 ? 0 : 1 }),
+    extracting: new Map(),
+  };
   const started = Date.now();
   const totals = emptyCounts();
   try {
-    for (const source of sources) addCounts(totals, await ingestSource(store, inbox, source, pool, options));
+    for (const source of sources) addCounts(totals, await ingestSource(context, source, options));
   } finally {
-    await pool.close();
+    await Promise.all([context.pool.close(), context.extractor.close()]);
   }
   return { ...totals, inbox: inbox.name, sources: sources.map((s) => s.path), elapsedMs: Date.now() - started };
 }
 
-async function ingestSource(
-  store: MessageStore,
-  inbox: Inbox,
-  source: MailSource,
-  pool: PreparePool,
-  options: IngestOptions,
-): Promise<IngestCounts> {
+async function ingestSource(context: RunContext, source: MailSource, options: IngestOptions): Promise<IngestCounts> {
+  const { store, inbox, pool } = context;
   const db = store.db;
   const sourceId = store.source(inbox, source.kind, source.path);
   const run = nextRun(store, sourceId);
@@ -134,6 +154,10 @@ async function ingestSource(
     } else {
       counts.bytes += outcome.bytes;
       let rowid = outcome.rowid;
+      for (const [hash, extraction] of outcome.extractions ?? []) {
+        saveExtraction(db, hash, extraction);
+        context.extracting.delete(hash);
+      }
       if (outcome.prepared) {
         const stored = store.storeMessage(inbox, outcome.prepared);
         rowid = stored.rowid;
@@ -168,7 +192,7 @@ async function ingestSource(
         counts.failed++;
         continue;
       }
-      queue.push({ entry, outcome: prepareEntry(store, inbox, entry, pool) });
+      queue.push({ entry, outcome: prepareEntry(context, entry) });
       while (queue.length >= pool.capacity) await write(queue.shift() as Task);
     }
     while (queue.length > 0) await write(queue.shift() as Task);
@@ -188,16 +212,49 @@ async function ingestSource(
   return counts;
 }
 
-async function prepareEntry(store: MessageStore, inbox: Inbox, entry: SourceEntry, pool: PreparePool): Promise<Outcome> {
+async function prepareEntry(context: RunContext, entry: SourceEntry): Promise<Outcome> {
   try {
     const bytes = await entry.read();
-    const copyOf = store.findByRaw(inbox, sha256(bytes));
+    const copyOf = context.store.findByRaw(context.inbox, sha256(bytes));
     if (copyOf !== undefined) return { kind: 'stored', rowid: copyOf, bytes: bytes.length };
-    const prepared = await pool.prepare(bytes, entry.fileTime);
-    return { kind: 'stored', prepared, bytes: bytes.length };
+    const prepared = await context.pool.prepare(bytes, entry.fileTime);
+    const extractions = await extractAttachments(context, prepared.toExtract);
+    return { kind: 'stored', prepared, extractions, bytes: bytes.length };
   } catch (error) {
     return { kind: 'failed', reason: describeError(error) };
   }
+}
+
+/** Extracts the attachments whose content hash has no stored extraction yet. */
+async function extractAttachments(
+  context: RunContext,
+  requests: readonly ExtractionRequest[],
+): Promise<Array<readonly [string, StoredExtraction]>> {
+  const results: Array<Promise<readonly [string, StoredExtraction]>> = [];
+  for (const request of requests) {
+    if (hasExtraction(context.store.db, request.sha256)) continue;
+    let pending = context.extracting.get(request.sha256);
+    if (!pending) {
+      pending = request.known ? Promise.resolve(request.known) : extractOne(context.extractor, request);
+      context.extracting.set(request.sha256, pending);
+    }
+    results.push(pending.then((extraction) => [request.sha256, extraction] as const));
+  }
+  return Promise.all(results);
+}
+
+async function extractOne(extractor: Extractor, request: ExtractionRequest): Promise<StoredExtraction> {
+  const extraction = await extractor.extract(request);
+  return {
+    status: extraction.status,
+    reason: extraction.reason,
+    format: extraction.format,
+    detectedType: extraction.detectedType,
+    language: extraction.language ?? null,
+    truncated: extraction.truncated,
+    text: extraction.text,
+    message: extraction.message ?? null,
+  };
 }
 
 /** Run numbers only grow, even if the clock steps back, so "not seen this run" stays exact. */

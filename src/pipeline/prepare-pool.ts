@@ -73,5 +73,10 @@ class WorkerPreparePool implements PreparePool {
 /** Structured clone turns Buffers into plain Uint8Arrays; SQLite bindings want Buffers. */
 function reviveBuffers(prepared: PreparedMessage): PreparedMessage {
   const buffer = (u8: Uint8Array): Buffer => Buffer.from(u8.buffer, u8.byteOffset, u8.byteLength);
-  return { ...prepared, rawDeflated: buffer(prepared.rawDeflated), bodyDeflated: buffer(prepared.bodyDeflated) };
+  return {
+    ...prepared,
+    rawDeflated: buffer(prepared.rawDeflated),
+    bodyDeflated: buffer(prepared.bodyDeflated),
+    toExtract: prepared.toExtract.map((request) => ({ ...request, content: buffer(request.content) })),
+  };
 }

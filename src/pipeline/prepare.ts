@@ -3,10 +3,11 @@
 
 import { createHash } from 'node:crypto';
 import { deflateRawSync } from 'node:zlib';
+import { sniffType } from '../attachments/index.js';
 import { cleanMessage } from '../clean/index.js';
-import type { ParsedMessage } from '../core/types.js';
+import type { ParsedAttachment, ParsedMessage } from '../core/types.js';
 import { parseMessage } from '../parse/index.js';
-import type { PreparedMessage } from '../store/records.js';
+import type { ExtractionRequest, PreparedMessage } from '../store/records.js';
 
 /** zlib level 1: ~3× on mail text at a fraction of the default level's CPU cost. */
 const DEFLATE_LEVEL = 1;
@@ -36,6 +37,7 @@ export async function prepareMessage(bytes: Buffer, fileTime: Date | null): Prom
     headerLabels: parsed.labels,
     warnings: parsed.warnings,
     attachments: parsed.attachments.map(({ content: _content, ...meta }) => meta),
+    toExtract: parsed.attachments.map(extractionRequest),
     cleaned,
     bodyDeflated: deflateRawSync(Buffer.from(JSON.stringify(cleaned)), { level: DEFLATE_LEVEL }),
   };
@@ -63,6 +65,27 @@ export function contentHash(parsed: ParsedMessage): string {
   field((parsed.text ?? parsed.html ?? '').replace(/\s+/g, ' ').trim());
   field(parsed.attachments.map((a) => a.sha256).join(','));
   return hash.digest('hex');
+}
+
+/**
+ * What extraction needs for one attachment. Images and attachments the parser did not
+ * keep (over LIMITS.maxAttachmentBytes) are settled here, so their bytes never travel on.
+ */
+function extractionRequest(attachment: ParsedAttachment): ExtractionRequest {
+  const { sha256: hash, filename, contentType, content } = attachment;
+  const skipped = (reason: string, format: string, detectedType: string): ExtractionRequest => ({
+    sha256: hash,
+    filename,
+    contentType,
+    content: Buffer.alloc(0),
+    known: { status: 'skipped', reason, format, detectedType, language: null, truncated: false, text: '', message: null },
+  });
+  if (content.length === 0 && attachment.size > 0) {
+    return skipped(`too large (${attachment.size} bytes, not kept by the parser)`, 'other', contentType);
+  }
+  const sniffed = sniffType(content, contentType, filename);
+  if (sniffed.format === 'image') return skipped('image (no OCR)', 'image', sniffed.contentType);
+  return { sha256: hash, filename, contentType, content, known: null };
 }
 
 function threadKeys(parsed: ParsedMessage): string[] {

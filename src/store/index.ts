@@ -1,3 +1,10 @@
+export {
+  extractionsOfFormat,
+  hasExtraction,
+  loadExtraction,
+  type StoredExtraction,
+  saveExtraction,
+} from './attachment-texts.js';
 export { type Archive, type Db, type IndexHook, openArchive, sql } from './archive.js';
 export { labelForFolder, mergeLabels } from './labels.js';
 export {
@@ -11,5 +18,5 @@ export {
   type ThreadEntry,
 } from './message-reader.js';
 export { type Inbox, type LocationInput, MessageStore, type StoreOutcome, syntheticMessageId } from './message-store.js';
-export type { AttachmentMeta, PreparedMessage, StoredMessage } from './records.js';
+export type { AttachmentMeta, PreparedMessage, StoredAttachment, StoredMessage } from './records.js';
 export { type ArchiveStats, archiveStats, type FailureRecord, type InboxStats } from './stats.js';

@@ -4,7 +4,8 @@ import { inflateRawSync } from 'node:zlib';
 import { MailsiftError } from '../core/errors.js';
 import type { Address, AuthVerdicts, CleanedBody, DateSource } from '../core/types.js';
 import { type Db, sql } from './archive.js';
-import type { AttachmentMeta, StoredMessage } from './records.js';
+import { loadExtraction } from './attachment-texts.js';
+import type { StoredAttachment, StoredMessage } from './records.js';
 
 interface MessageRow {
   id: number;
@@ -137,13 +138,14 @@ function toStoredMessage(db: Db, row: MessageRow): StoredMessage {
       inline: number;
     }>
   ).map(
-    (a): AttachmentMeta => ({
+    (a): StoredAttachment => ({
       filename: a.filename,
       contentType: a.content_type,
       size: a.size,
       sha256: a.sha256,
       contentId: a.content_id,
       inline: a.inline === 1,
+      extraction: loadExtraction(db, a.sha256),
     }),
   );
   const labels = (sql(db, 'SELECT label FROM message_labels WHERE message_rowid = ? ORDER BY label').all(row.id) as Array<{

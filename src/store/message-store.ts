@@ -5,6 +5,7 @@
 
 import { linkMessage } from '../thread/index.js';
 import { type Archive, type Db, sql } from './archive.js';
+import { forgetUnusedExtractions } from './attachment-texts.js';
 import { labelForFolder, mergeLabels } from './labels.js';
 import type { PreparedMessage } from './records.js';
 import { addToThreadCount, SqliteThreadGraph } from './thread-graph.js';
@@ -148,8 +149,12 @@ export class MessageStore {
       | undefined;
     if (!row) return;
     for (const hook of this.archive.hooks) hook.onDelete?.(this.db, rowid);
+    const attachmentHashes = sql(this.db, 'SELECT sha256 FROM attachments WHERE message_rowid = ?')
+      .pluck()
+      .all(rowid) as string[];
     sql(this.db, 'DELETE FROM locations WHERE message_rowid = ?').run(rowid);
     sql(this.db, 'DELETE FROM messages WHERE id = ?').run(rowid);
+    forgetUnusedExtractions(this.db, attachmentHashes);
     addToThreadCount(this.db, row.inbox_id, row.thread_id, -1);
     // The container stays as a placeholder so replies still thread through it.
     const nodeId = row.header_message_id ?? row.message_id;

@@ -2,8 +2,14 @@
 // and the view of a stored message that indexes and surfaces consume.
 
 import type { Address, AuthVerdicts, CleanedBody, DateSource, ParsedAttachment } from '../core/types.js';
+import type { StoredExtraction } from './attachment-texts.js';
 
 export type AttachmentMeta = Omit<ParsedAttachment, 'content'>;
+
+/** A stored attachment: its metadata and, once extracted, its text (shared by content hash). */
+export interface StoredAttachment extends AttachmentMeta {
+  readonly extraction: StoredExtraction | null;
+}
 
 /** One parsed and cleaned message, ready to store (built off the main thread during ingest). */
 export interface PreparedMessage {
@@ -30,8 +36,19 @@ export interface PreparedMessage {
   readonly headerLabels: readonly string[];
   readonly warnings: readonly string[];
   readonly attachments: readonly AttachmentMeta[];
+  /** Attachments whose text is still to be extracted (content kept only for those). */
+  readonly toExtract: readonly ExtractionRequest[];
   readonly cleaned: CleanedBody;
   readonly bodyDeflated: Buffer;
+}
+
+/** An attachment handed to text extraction, or one whose outcome is known without it (images, oversized). */
+export interface ExtractionRequest {
+  readonly sha256: string;
+  readonly filename: string | null;
+  readonly contentType: string;
+  readonly content: Buffer;
+  readonly known: StoredExtraction | null;
 }
 
 /** A stored message as indexes and surfaces see it. */
@@ -58,6 +75,6 @@ export interface StoredMessage {
   readonly labels: readonly string[];
   readonly folders: readonly string[];
   readonly warnings: readonly string[];
-  readonly attachments: readonly AttachmentMeta[];
+  readonly attachments: readonly StoredAttachment[];
   readonly cleaned: CleanedBody;
 }

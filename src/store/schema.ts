@@ -147,4 +147,23 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (inbox_id, old_id)
   ) WITHOUT ROWID;
   `,
+  // 2: text extracted from attachments, once per distinct content (sha256).
+  `
+  CREATE TABLE attachment_texts (
+    sha256 TEXT PRIMARY KEY,
+    status TEXT NOT NULL,
+    reason TEXT,
+    detected_type TEXT NOT NULL,
+    format TEXT NOT NULL,
+    language TEXT,
+    truncated INTEGER NOT NULL,
+    -- Extracted text, deflated.
+    text BLOB NOT NULL,
+    -- Headers of a nested message/rfc822 (JSON), searchable as attachment metadata.
+    message_json TEXT,
+    extracted_at INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  CREATE INDEX attachments_sha ON attachments (sha256);
+  CREATE INDEX attachment_texts_format ON attachment_texts (format);
+  `,
 ];

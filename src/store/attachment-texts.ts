@@ -1,0 +1,83 @@
+// Extracted attachment text, stored once per distinct content hash: fifty messages
+// carrying the same PDF share one extraction.
+
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import type { Address } from '../core/types.js';
+import { type Db, sql } from './archive.js';
+
+export interface StoredExtraction {
+  readonly status: 'ok' | 'skipped' | 'failed';
+  readonly reason: string | null;
+  readonly format: string;
+  readonly detectedType: string;
+  readonly language: string | null;
+  readonly truncated: boolean;
+  readonly text: string;
+  /** Headers of a nested message/rfc822 attachment. */
+  readonly message: { subject: string; from: Address | null; to: Address[]; date: string | null } | null;
+}
+
+interface Row {
+  status: StoredExtraction['status'];
+  reason: string | null;
+  format: string;
+  detected_type: string;
+  language: string | null;
+  truncated: number;
+  text: Buffer;
+  message_json: string | null;
+}
+
+export function hasExtraction(db: Db, sha256: string): boolean {
+  return sql(db, 'SELECT 1 FROM attachment_texts WHERE sha256 = ?').get(sha256) !== undefined;
+}
+
+export function saveExtraction(db: Db, sha256: string, extraction: StoredExtraction): void {
+  sql(
+    db,
+    `INSERT OR REPLACE INTO attachment_texts
+       (sha256, status, reason, detected_type, format, language, truncated, text, message_json, extracted_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(
+    sha256,
+    extraction.status,
+    extraction.reason,
+    extraction.detectedType,
+    extraction.format,
+    extraction.language,
+    extraction.truncated ? 1 : 0,
+    deflateRawSync(Buffer.from(extraction.text, 'utf8'), { level: 1 }),
+    extraction.message ? JSON.stringify(extraction.message) : null,
+    Date.now(),
+  );
+}
+
+export function loadExtraction(db: Db, sha256: string): StoredExtraction | null {
+  const row = sql(db, 'SELECT * FROM attachment_texts WHERE sha256 = ?').get(sha256) as Row | undefined;
+  if (!row) return null;
+  return {
+    status: row.status,
+    reason: row.reason,
+    format: row.format,
+    detectedType: row.detected_type,
+    language: row.language,
+    truncated: row.truncated === 1,
+    text: inflateRawSync(row.text).toString('utf8'),
+    message: row.message_json === null ? null : (JSON.parse(row.message_json) as StoredExtraction['message']),
+  };
+}
+
+/** Drops extractions no stored attachment refers to any more. */
+export function forgetUnusedExtractions(db: Db, sha256s: readonly string[]): void {
+  for (const sha256 of sha256s) {
+    const used = sql(db, 'SELECT 1 FROM attachments WHERE sha256 = ? LIMIT 1').get(sha256);
+    if (!used) sql(db, 'DELETE FROM attachment_texts WHERE sha256 = ?').run(sha256);
+  }
+}
+
+/** Content hashes of stored attachments whose extraction has this format (for re-extraction). */
+export function extractionsOfFormat(db: Db, format: string): string[] {
+  return sql(db, 'SELECT sha256 FROM attachment_texts WHERE format = ? ORDER BY sha256')
+    .pluck()
+    .all(format) as string[];
+}
