@@ -3,7 +3,13 @@
 
 import { MailsiftError } from './core/errors.js';
 import { ensureKeywordIndex, keywordIndexHook } from './index/index.js';
-import { ingest, type IngestOptions, type IngestReport } from './pipeline/ingest.js';
+import {
+  type AttachmentContent,
+  findAttachment,
+  loadAttachmentContent,
+} from './pipeline/attachment-content.js';
+import { type IngestOptions, type IngestReport, ingest } from './pipeline/ingest.js';
+import { type ReextractReport, reextract } from './pipeline/reextract.js';
 import {
   type ListParams,
   type ListResult,
@@ -75,8 +81,29 @@ export class Mailsift {
   getMessage(id: string, options: { inbox?: string } = {}): StoredMessage {
     const inboxId = options.inbox === undefined ? undefined : inboxByName(this.archive.db, options.inbox).id;
     const message = findMessage(this.archive.db, id, inboxId);
-    if (!message) throw new MailsiftError('no_such_item', `no message with id '${normalizeIdArgument(id)}'`, { param: 'messageId' });
+    if (!message)
+      throw new MailsiftError('no_such_item', `no message with id '${normalizeIdArgument(id)}'`, {
+        param: 'messageId',
+      });
     return message;
+  }
+
+  /** An attachment of a message by 0-based ordinal or filename, with its bytes and extracted text. */
+  getAttachment(
+    id: string,
+    which: string | number,
+    options: { inbox?: string } = {},
+  ): Promise<AttachmentContent> {
+    const message = this.getMessage(id, options);
+    return loadAttachmentContent(this.archive.db, message, findAttachment(message, which));
+  }
+
+  /** Extracts the text of every stored attachment of one format again and re-indexes its messages. */
+  reextract(
+    format: string,
+    options: { onProgress?: (done: number, total: number) => void } = {},
+  ): Promise<ReextractReport> {
+    return reextract(this.archive, format, options);
   }
 
   getRaw(id: string, options: { inbox?: string } = {}): Buffer {
@@ -86,16 +113,24 @@ export class Mailsift {
   /** A thread by thread id (old ids of merged threads still resolve) or by the Message-ID of one of its messages. */
   getThread(id: string, options: { inbox?: string } = {}): ThreadView {
     const db = this.archive.db;
-    const inboxes = options.inbox === undefined
-      ? (db.prepare('SELECT id, name FROM inboxes ORDER BY name').all() as Array<{ id: number; name: string }>)
-      : [inboxByName(db, options.inbox)];
+    const inboxes =
+      options.inbox === undefined
+        ? (db.prepare('SELECT id, name FROM inboxes ORDER BY name').all() as Array<{
+            id: number;
+            name: string;
+          }>)
+        : [inboxByName(db, options.inbox)];
     for (const inbox of inboxes) {
       const threadId = resolveThreadId(db, inbox.id, id.trim());
       if (threadId) return { inbox: inbox.name, threadId, entries: loadThread(db, inbox.id, threadId) };
     }
     const message = findMessage(db, id, options.inbox === undefined ? undefined : inboxes[0]?.id);
     if (message) {
-      return { inbox: message.inbox, threadId: message.threadId, entries: loadThread(db, message.inboxId, message.threadId) };
+      return {
+        inbox: message.inbox,
+        threadId: message.threadId,
+        entries: loadThread(db, message.inboxId, message.threadId),
+      };
     }
     throw new MailsiftError('no_such_item', `no thread or message with id '${id}'`, { param: 'threadId' });
   }

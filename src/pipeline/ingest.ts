@@ -8,8 +8,8 @@ import { describeError, MailsiftError } from '../core/errors.js';
 import type { MailSource, SourceEntry } from '../core/types.js';
 import { openSource } from '../source/index.js';
 import type { Archive } from '../store/archive.js';
-import { type Inbox, MessageStore } from '../store/message-store.js';
 import { hasExtraction, type StoredExtraction, saveExtraction } from '../store/index.js';
+import { type Inbox, MessageStore } from '../store/message-store.js';
 import type { ExtractionRequest, PreparedMessage } from '../store/records.js';
 import { sha256 } from './prepare.js';
 import { createPreparePool, type PreparePool } from './prepare-pool.js';
@@ -88,8 +88,13 @@ const DEFAULT_BATCH = 500;
 /** A batch also commits after this long, so a slow source still makes durable progress. */
 const MAX_BATCH_MS = 1000;
 
-export async function ingest(archive: Archive, paths: readonly string[], options: IngestOptions = {}): Promise<IngestReport> {
-  if (paths.length === 0) throw new MailsiftError('invalid_argument', 'no source path given', { param: 'path' });
+export async function ingest(
+  archive: Archive,
+  paths: readonly string[],
+  options: IngestOptions = {},
+): Promise<IngestReport> {
+  if (paths.length === 0)
+    throw new MailsiftError('invalid_argument', 'no source path given', { param: 'path' });
   // Open every source first: a bad path fails the command before anything is written.
   const sources: MailSource[] = [];
   for (const path of paths) sources.push(await openSource(path, { mboxFormat: options.mboxFormat }));
@@ -110,10 +115,19 @@ export async function ingest(archive: Archive, paths: readonly string[], options
   } finally {
     await Promise.all([context.pool.close(), context.extractor.close()]);
   }
-  return { ...totals, inbox: inbox.name, sources: sources.map((s) => s.path), elapsedMs: Date.now() - started };
+  return {
+    ...totals,
+    inbox: inbox.name,
+    sources: sources.map((s) => s.path),
+    elapsedMs: Date.now() - started,
+  };
 }
 
-async function ingestSource(context: RunContext, source: MailSource, options: IngestOptions): Promise<IngestCounts> {
+async function ingestSource(
+  context: RunContext,
+  source: MailSource,
+  options: IngestOptions,
+): Promise<IngestCounts> {
   const { store, inbox, pool } = context;
   const db = store.db;
   const sourceId = store.source(inbox, source.kind, source.path);
@@ -259,7 +273,9 @@ async function extractOne(extractor: Extractor, request: ExtractionRequest): Pro
 
 /** Run numbers only grow, even if the clock steps back, so "not seen this run" stays exact. */
 function nextRun(store: MessageStore, sourceId: number): number {
-  const row = store.db.prepare('SELECT max(seen_run) AS last FROM locations WHERE source_id = ?').get(sourceId) as {
+  const row = store.db
+    .prepare('SELECT max(seen_run) AS last FROM locations WHERE source_id = ?')
+    .get(sourceId) as {
     last: number | null;
   };
   return Math.max(Date.now(), (row.last ?? 0) + 1);

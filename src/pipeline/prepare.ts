@@ -78,7 +78,16 @@ function extractionRequest(attachment: ParsedAttachment): ExtractionRequest {
     filename,
     contentType,
     content: Buffer.alloc(0),
-    known: { status: 'skipped', reason, format, detectedType, language: null, truncated: false, text: '', message: null },
+    known: {
+      status: 'skipped',
+      reason,
+      format,
+      detectedType,
+      language: null,
+      truncated: false,
+      text: '',
+      message: null,
+    },
   });
   if (content.length === 0 && attachment.size > 0) {
     return skipped(`too large (${attachment.size} bytes, not kept by the parser)`, 'other', contentType);

@@ -14,7 +14,10 @@ export type Db = Database.Database;
  */
 export interface IndexHook {
   readonly name: string;
-  /** Called after a message row (and its attachments) is inserted. */
+  /**
+   * Called after a message row (and its attachments) is inserted, and again whenever what
+   * is indexed about it changes (re-extracted attachment text): it must replace, not add.
+   */
   onInsert?(db: Db, messageRowid: number): void;
   /** Called before a message row is deleted, while it is still readable. */
   onDelete?(db: Db, messageRowid: number): void;
@@ -30,7 +33,10 @@ export interface Archive {
 export function openArchive(path: string, options: { readonly?: boolean } = {}): Archive {
   let db: Db;
   try {
-    db = new Database(path, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
+    db = new Database(path, {
+      readonly: options.readonly ?? false,
+      fileMustExist: options.readonly ?? false,
+    });
   } catch (error) {
     throw new MailsiftError('bad_database', `cannot open database ${path}: ${(error as Error).message}`, {
       param: 'db',
@@ -43,10 +49,14 @@ export function openArchive(path: string, options: { readonly?: boolean } = {}):
   } catch (error) {
     db.close();
     if (error instanceof MailsiftError) throw error;
-    throw new MailsiftError('bad_database', `${path} is not a usable mailsift archive: ${(error as Error).message}`, {
-      param: 'db',
-      cause: error,
-    });
+    throw new MailsiftError(
+      'bad_database',
+      `${path} is not a usable mailsift archive: ${(error as Error).message}`,
+      {
+        param: 'db',
+        cause: error,
+      },
+    );
   }
   return { db, path, hooks: [], close: () => db.close() };
 }
@@ -73,7 +83,9 @@ function migrate(db: Db, path: string): void {
     );
   }
   if (current === 0) {
-    const tables = db.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table'").get() as { n: number };
+    const tables = db.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table'").get() as {
+      n: number;
+    };
     if (tables.n > 0) {
       throw new MailsiftError('bad_database', `${path} is an SQLite database but not a mailsift archive`, {
         param: 'db',

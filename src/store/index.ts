@@ -1,3 +1,4 @@
+export { type Archive, type Db, type IndexHook, openArchive, sql } from './archive.js';
 export {
   extractionsOfFormat,
   hasExtraction,
@@ -5,7 +6,6 @@ export {
   type StoredExtraction,
   saveExtraction,
 } from './attachment-texts.js';
-export { type Archive, type Db, type IndexHook, openArchive, sql } from './archive.js';
 export { labelForFolder, mergeLabels } from './labels.js';
 export {
   findMessage,
@@ -17,6 +17,12 @@ export {
   resolveThreadId,
   type ThreadEntry,
 } from './message-reader.js';
-export { type Inbox, type LocationInput, MessageStore, type StoreOutcome, syntheticMessageId } from './message-store.js';
+export {
+  type Inbox,
+  type LocationInput,
+  MessageStore,
+  type StoreOutcome,
+  syntheticMessageId,
+} from './message-store.js';
 export type { AttachmentMeta, PreparedMessage, StoredAttachment, StoredMessage } from './records.js';
 export { type ArchiveStats, archiveStats, type FailureRecord, type InboxStats } from './stats.js';

@@ -2,10 +2,22 @@
 // the folders it sits in mean (a copy in "Junk" is spam, one in "Deleted Items" trash).
 
 const FOLDER_LABELS: ReadonlyArray<readonly [RegExp, string]> = [
-  [/^(inbox|posta in arrivo|posteingang|boîte de réception|bandeja de entrada|caixa de entrada|входящие)$/, 'inbox'],
-  [/^(spam|junk|junk e-?mail|junk mail|bulk|bulk mail|posta indesiderata|spam-verdacht|courrier indésirable|correo no deseado|lixo eletrônico|ongewenste e-mail|спам)$/, 'spam'],
-  [/^(trash|bin|deleted|deleted items|deleted messages|cestino|posta eliminata|papierkorb|gelöschte elemente|corbeille|éléments supprimés|papelera|lixeira|itens excluídos|prullenbak|verwijderde items|корзина|удаленные)$/, 'trash'],
-  [/^(sent|sent items|sent mail|sent messages|posta inviata|inviata|gesendet|gesendete elemente|envoyés|éléments envoyés|enviados|elementos enviados|itens enviados|verzonden|verzonden items|отправленные)$/, 'sent'],
+  [
+    /^(inbox|posta in arrivo|posteingang|boîte de réception|bandeja de entrada|caixa de entrada|входящие)$/,
+    'inbox',
+  ],
+  [
+    /^(spam|junk|junk e-?mail|junk mail|bulk|bulk mail|posta indesiderata|spam-verdacht|courrier indésirable|correo no deseado|lixo eletrônico|ongewenste e-mail|спам)$/,
+    'spam',
+  ],
+  [
+    /^(trash|bin|deleted|deleted items|deleted messages|cestino|posta eliminata|papierkorb|gelöschte elemente|corbeille|éléments supprimés|papelera|lixeira|itens excluídos|prullenbak|verwijderde items|корзина|удаленные)$/,
+    'trash',
+  ],
+  [
+    /^(sent|sent items|sent mail|sent messages|posta inviata|inviata|gesendet|gesendete elemente|envoyés|éléments envoyés|enviados|elementos enviados|itens enviados|verzonden|verzonden items|отправленные)$/,
+    'sent',
+  ],
   [/^(drafts?|bozze|entwürfe|brouillons|borradores|rascunhos|concepten|черновики)$/, 'draft'],
   [/^(archive|archives|archivio|archiv|archivo|arquivo|archief|архив)$/, 'archive'],
 ];

@@ -42,7 +42,9 @@ export function normalizeIdArgument(id: string): string {
 }
 
 export function inboxByName(db: Db, name: string): { id: number; name: string } {
-  const row = sql(db, 'SELECT id, name FROM inboxes WHERE name = ?').get(name) as { id: number; name: string } | undefined;
+  const row = sql(db, 'SELECT id, name FROM inboxes WHERE name = ?').get(name) as
+    | { id: number; name: string }
+    | undefined;
   if (!row) throw new MailsiftError('no_such_item', `no inbox named '${name}'`, { param: 'inbox' });
   return row;
 }
@@ -63,10 +65,10 @@ export function findMessage(db: Db, id: string, inboxId?: number): StoredMessage
   const inboxClause = inboxId === undefined ? '' : 'AND m.inbox_id = ?';
   const args = inboxId === undefined ? [] : [inboxId];
   for (const candidate of new Set([wanted, lowered])) {
-    const row = sql(db, `${SELECT_MESSAGE} WHERE m.message_id = ? ${inboxClause} ORDER BY m.inbox_id LIMIT 1`).get(
-      candidate,
-      ...args,
-    ) as MessageRow | undefined;
+    const row = sql(
+      db,
+      `${SELECT_MESSAGE} WHERE m.message_id = ? ${inboxClause} ORDER BY m.inbox_id LIMIT 1`,
+    ).get(candidate, ...args) as MessageRow | undefined;
     if (row) return toStoredMessage(db, row);
   }
   return undefined;
@@ -76,9 +78,10 @@ export function findMessage(db: Db, id: string, inboxId?: number): StoredMessage
 export function resolveThreadId(db: Db, inboxId: number, threadId: string): string | undefined {
   const live = sql(db, 'SELECT id FROM threads WHERE inbox_id = ? AND id = ?').get(inboxId, threadId);
   if (live) return threadId;
-  const alias = sql(db, 'SELECT new_id FROM thread_aliases WHERE inbox_id = ? AND old_id = ?').get(inboxId, threadId) as
-    | { new_id: string }
-    | undefined;
+  const alias = sql(db, 'SELECT new_id FROM thread_aliases WHERE inbox_id = ? AND old_id = ?').get(
+    inboxId,
+    threadId,
+  ) as { new_id: string } | undefined;
   return alias?.new_id;
 }
 
@@ -89,14 +92,14 @@ export interface ThreadEntry {
 
 /** A thread's messages in tree order (children by date), each with its depth. */
 export function loadThread(db: Db, inboxId: number, threadId: string): ThreadEntry[] {
-  const nodes = sql(db, 'SELECT message_id, parent_id FROM thread_nodes WHERE inbox_id = ? AND thread_id = ?').all(
-    inboxId,
-    threadId,
-  ) as Array<{ message_id: string; parent_id: string | null }>;
-  const rows = sql(db, `${SELECT_MESSAGE} WHERE m.inbox_id = ? AND m.thread_id = ? ORDER BY m.date, m.id`).all(
-    inboxId,
-    threadId,
-  ) as MessageRow[];
+  const nodes = sql(
+    db,
+    'SELECT message_id, parent_id FROM thread_nodes WHERE inbox_id = ? AND thread_id = ?',
+  ).all(inboxId, threadId) as Array<{ message_id: string; parent_id: string | null }>;
+  const rows = sql(
+    db,
+    `${SELECT_MESSAGE} WHERE m.inbox_id = ? AND m.thread_id = ? ORDER BY m.date, m.id`,
+  ).all(inboxId, threadId) as MessageRow[];
   const parentOf = new Map(nodes.map((n) => [n.message_id, n.parent_id]));
   const byNode = new Map<string, MessageRow[]>();
   for (const row of rows) {
@@ -119,10 +122,14 @@ export function loadThread(db: Db, inboxId: number, threadId: string): ThreadEnt
     visited.add(node);
     const own = byNode.get(node) ?? [];
     for (const row of own) result.push({ message: toStoredMessage(db, row), depth });
-    const next = [...(children.get(node) ?? [])].sort((a, b) => firstDate(a) - firstDate(b) || (a < b ? -1 : 1));
+    const next = [...(children.get(node) ?? [])].sort(
+      (a, b) => firstDate(a) - firstDate(b) || (a < b ? -1 : 1),
+    );
     for (const child of next) walk(child, own.length > 0 ? depth + 1 : depth);
   };
-  const roots = [...(children.get(null) ?? [])].sort((a, b) => firstDate(a) - firstDate(b) || (a < b ? -1 : 1));
+  const roots = [...(children.get(null) ?? [])].sort(
+    (a, b) => firstDate(a) - firstDate(b) || (a < b ? -1 : 1),
+  );
   for (const root of roots) walk(root, 0);
   return result;
 }
@@ -148,11 +155,15 @@ function toStoredMessage(db: Db, row: MessageRow): StoredMessage {
       extraction: loadExtraction(db, a.sha256),
     }),
   );
-  const labels = (sql(db, 'SELECT label FROM message_labels WHERE message_rowid = ? ORDER BY label').all(row.id) as Array<{
-    label: string;
-  }>).map((l) => l.label);
+  const labels = (
+    sql(db, 'SELECT label FROM message_labels WHERE message_rowid = ? ORDER BY label').all(row.id) as Array<{
+      label: string;
+    }>
+  ).map((l) => l.label);
   const folders = (
-    sql(db, 'SELECT DISTINCT folder FROM locations WHERE message_rowid = ? ORDER BY folder').all(row.id) as Array<{
+    sql(db, 'SELECT DISTINCT folder FROM locations WHERE message_rowid = ? ORDER BY folder').all(
+      row.id,
+    ) as Array<{
       folder: string;
     }>
   ).map((l) => l.folder);
@@ -186,9 +197,13 @@ function toStoredMessage(db: Db, row: MessageRow): StoredMessage {
 
 /** The original bytes of a message. */
 export function loadRaw(db: Db, rowid: number): Buffer {
-  const row = sql(db, 'SELECT r.deflated FROM messages m JOIN raw_messages r ON r.id = m.raw_id WHERE m.id = ?').get(
-    rowid,
-  ) as { deflated: Buffer } | undefined;
-  if (!row) throw new MailsiftError('no_such_item', `no stored bytes for message row ${rowid}`, { param: 'messageId' });
+  const row = sql(
+    db,
+    'SELECT r.deflated FROM messages m JOIN raw_messages r ON r.id = m.raw_id WHERE m.id = ?',
+  ).get(rowid) as { deflated: Buffer } | undefined;
+  if (!row)
+    throw new MailsiftError('no_such_item', `no stored bytes for message row ${rowid}`, {
+      param: 'messageId',
+    });
   return inflateRawSync(row.deflated);
 }

@@ -44,16 +44,23 @@ export class MessageStore {
   }
 
   source(inbox: Inbox, kind: string, path: string): number {
-    sql(this.db, 'INSERT OR IGNORE INTO sources (inbox_id, kind, path) VALUES (?, ?, ?)').run(inbox.id, kind, path);
-    return (sql(this.db, 'SELECT id FROM sources WHERE inbox_id = ? AND path = ?').get(inbox.id, path) as { id: number })
-      .id;
+    sql(this.db, 'INSERT OR IGNORE INTO sources (inbox_id, kind, path) VALUES (?, ?, ?)').run(
+      inbox.id,
+      kind,
+      path,
+    );
+    return (
+      sql(this.db, 'SELECT id FROM sources WHERE inbox_id = ? AND path = ?').get(inbox.id, path) as {
+        id: number;
+      }
+    ).id;
   }
 
   findLocation(sourceId: number, key: string): StoredLocation | undefined {
-    const row = sql(this.db, 'SELECT id, fingerprint, message_rowid FROM locations WHERE source_id = ? AND key = ?').get(
-      sourceId,
-      key,
-    ) as { id: number; fingerprint: string; message_rowid: number } | undefined;
+    const row = sql(
+      this.db,
+      'SELECT id, fingerprint, message_rowid FROM locations WHERE source_id = ? AND key = ?',
+    ).get(sourceId, key) as { id: number; fingerprint: string; message_rowid: number } | undefined;
     return row && { id: row.id, fingerprint: row.fingerprint, messageRowid: row.message_rowid };
   }
 
@@ -97,7 +104,15 @@ export class MessageStore {
        VALUES (?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (source_id, key) DO UPDATE SET folder = excluded.folder, labels_json = excluded.labels_json,
          fingerprint = excluded.fingerprint, message_rowid = excluded.message_rowid, seen_run = excluded.seen_run`,
-    ).run(sourceId, location.key, location.folder, JSON.stringify(location.labels), location.fingerprint, messageRowid, run);
+    ).run(
+      sourceId,
+      location.key,
+      location.folder,
+      JSON.stringify(location.labels),
+      location.fingerprint,
+      messageRowid,
+      run,
+    );
     sql(this.db, 'DELETE FROM failures WHERE source_id = ? AND key = ?').run(sourceId, location.key);
     this.refreshLabels(messageRowid);
     if (previous && previous.message_rowid !== messageRowid) this.deleteIfOrphaned(previous.message_rowid);
@@ -109,7 +124,15 @@ export class MessageStore {
       `INSERT INTO failures (source_id, key, folder, fingerprint, reason, at, seen_run) VALUES (?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (source_id, key) DO UPDATE SET folder = excluded.folder, fingerprint = excluded.fingerprint,
          reason = excluded.reason, at = excluded.at, seen_run = excluded.seen_run`,
-    ).run(sourceId, location.key, location.folder, location.fingerprint, reason.slice(0, 2000), Date.now(), run);
+    ).run(
+      sourceId,
+      location.key,
+      location.folder,
+      location.fingerprint,
+      reason.slice(0, 2000),
+      Date.now(),
+      run,
+    );
   }
 
   /** True when this location already failed with these exact bytes: no need to retry each run. */
@@ -126,10 +149,10 @@ export class MessageStore {
    * deletes messages left with no location. Returns how many messages were deleted.
    */
   sweep(sourceId: number, run: number): number {
-    const gone = sql(this.db, 'SELECT id, message_rowid FROM locations WHERE source_id = ? AND seen_run <> ?').all(
-      sourceId,
-      run,
-    ) as Array<{ id: number; message_rowid: number }>;
+    const gone = sql(
+      this.db,
+      'SELECT id, message_rowid FROM locations WHERE source_id = ? AND seen_run <> ?',
+    ).all(sourceId, run) as Array<{ id: number; message_rowid: number }>;
     let deleted = 0;
     for (const location of gone) {
       sql(this.db, 'DELETE FROM locations WHERE id = ?').run(location.id);
@@ -142,10 +165,17 @@ export class MessageStore {
 
   /** Deletes a message from the store and from every registered index. */
   deleteMessage(rowid: number): void {
-    const row = sql(this.db, 'SELECT inbox_id, message_id, header_message_id, thread_id, raw_id FROM messages WHERE id = ?').get(
-      rowid,
-    ) as
-      | { inbox_id: number; message_id: string; header_message_id: string | null; thread_id: string; raw_id: number }
+    const row = sql(
+      this.db,
+      'SELECT inbox_id, message_id, header_message_id, thread_id, raw_id FROM messages WHERE id = ?',
+    ).get(rowid) as
+      | {
+          inbox_id: number;
+          message_id: string;
+          header_message_id: string | null;
+          thread_id: string;
+          raw_id: number;
+        }
       | undefined;
     if (!row) return;
     for (const hook of this.archive.hooks) hook.onDelete?.(this.db, rowid);
@@ -163,9 +193,14 @@ export class MessageStore {
       'SELECT count(*) AS n FROM messages WHERE inbox_id = ? AND (message_id = ? OR header_message_id = ?)',
     ).get(row.inbox_id, nodeId, nodeId) as { n: number };
     if (remaining.n === 0) {
-      sql(this.db, 'UPDATE thread_nodes SET present = 0 WHERE inbox_id = ? AND message_id = ?').run(row.inbox_id, nodeId);
+      sql(this.db, 'UPDATE thread_nodes SET present = 0 WHERE inbox_id = ? AND message_id = ?').run(
+        row.inbox_id,
+        nodeId,
+      );
     }
-    const rawUsers = sql(this.db, 'SELECT count(*) AS n FROM messages WHERE raw_id = ?').get(row.raw_id) as { n: number };
+    const rawUsers = sql(this.db, 'SELECT count(*) AS n FROM messages WHERE raw_id = ?').get(row.raw_id) as {
+      n: number;
+    };
     if (rawUsers.n === 0) sql(this.db, 'DELETE FROM raw_messages WHERE id = ?').run(row.raw_id);
   }
 
@@ -176,22 +211,32 @@ export class MessageStore {
     return true;
   }
 
-  private findByMessageId(inbox: Inbox, messageId: string): { rowid: number; contentHash: string } | undefined {
-    const row = sql(this.db, 'SELECT id, content_hash FROM messages WHERE inbox_id = ? AND message_id = ?').get(
-      inbox.id,
-      messageId,
-    ) as { id: number; content_hash: string } | undefined;
+  private findByMessageId(
+    inbox: Inbox,
+    messageId: string,
+  ): { rowid: number; contentHash: string } | undefined {
+    const row = sql(
+      this.db,
+      'SELECT id, content_hash FROM messages WHERE inbox_id = ? AND message_id = ?',
+    ).get(inbox.id, messageId) as { id: number; content_hash: string } | undefined;
     return row && { rowid: row.id, contentHash: row.content_hash };
   }
 
-  private insert(inbox: Inbox, message: PreparedMessage, messageId: string, variantOf: number | null): number {
+  private insert(
+    inbox: Inbox,
+    message: PreparedMessage,
+    messageId: string,
+    variantOf: number | null,
+  ): number {
     const db = this.db;
     sql(db, 'INSERT OR IGNORE INTO raw_messages (sha256, size, deflated) VALUES (?, ?, ?)').run(
       message.rawSha256,
       message.rawSize,
       message.rawDeflated,
     );
-    const rawId = (sql(db, 'SELECT id FROM raw_messages WHERE sha256 = ?').get(message.rawSha256) as { id: number }).id;
+    const rawId = (
+      sql(db, 'SELECT id FROM raw_messages WHERE sha256 = ?').get(message.rawSha256) as { id: number }
+    ).id;
     const threadId = linkMessage(new SqliteThreadGraph(db, inbox.id, inbox.name), {
       messageId: message.headerMessageId ?? messageId,
       references: message.references,
@@ -239,7 +284,16 @@ export class MessageStore {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     message.attachments.forEach((a, ordinal) => {
-      insertAttachment.run(rowid, ordinal, a.filename, a.contentType, a.size, a.sha256, a.contentId, a.inline ? 1 : 0);
+      insertAttachment.run(
+        rowid,
+        ordinal,
+        a.filename,
+        a.contentType,
+        a.size,
+        a.sha256,
+        a.contentId,
+        a.inline ? 1 : 0,
+      );
     });
     addToThreadCount(db, inbox.id, threadId, 1);
     for (const hook of this.archive.hooks) hook.onInsert?.(db, rowid);
@@ -251,7 +305,9 @@ export class MessageStore {
       | { header_labels_json: string }
       | undefined;
     if (!header) return;
-    const locations = sql(this.db, 'SELECT folder, labels_json FROM locations WHERE message_rowid = ?').all(rowid) as Array<{
+    const locations = sql(this.db, 'SELECT folder, labels_json FROM locations WHERE message_rowid = ?').all(
+      rowid,
+    ) as Array<{
       folder: string;
       labels_json: string;
     }>;

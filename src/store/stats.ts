@@ -42,11 +42,15 @@ export interface ArchiveStats {
   readonly failureList: readonly FailureRecord[];
 }
 
-const count = (db: Db, text: string, ...args: unknown[]): number => (sql(db, text).get(...args) as { n: number }).n;
+const count = (db: Db, text: string, ...args: unknown[]): number =>
+  (sql(db, text).get(...args) as { n: number }).n;
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
 export function archiveStats(db: Db, options: { failureLimit?: number } = {}): ArchiveStats {
-  const inboxes = sql(db, 'SELECT id, name FROM inboxes ORDER BY name').all() as Array<{ id: number; name: string }>;
+  const inboxes = sql(db, 'SELECT id, name FROM inboxes ORDER BY name').all() as Array<{
+    id: number;
+    name: string;
+  }>;
   const perInbox = inboxes.map((inbox): InboxStats => {
     const messages = count(db, 'SELECT count(*) AS n FROM messages WHERE inbox_id = ?', inbox.id);
     const located = count(
@@ -74,7 +78,11 @@ export function archiveStats(db: Db, options: { failureLimit?: number } = {}): A
       messages,
       threads: count(db, 'SELECT count(*) AS n FROM threads WHERE inbox_id = ?', inbox.id),
       duplicates: Math.max(0, located - messages),
-      variants: count(db, 'SELECT count(*) AS n FROM messages WHERE inbox_id = ? AND variant_of IS NOT NULL', inbox.id),
+      variants: count(
+        db,
+        'SELECT count(*) AS n FROM messages WHERE inbox_id = ? AND variant_of IS NOT NULL',
+        inbox.id,
+      ),
       failures: count(
         db,
         'SELECT count(*) AS n FROM failures f JOIN sources s ON s.id = f.source_id WHERE s.inbox_id = ?',

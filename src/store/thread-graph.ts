@@ -18,9 +18,17 @@ export class SqliteThreadGraph implements ThreadGraph {
   ) {}
 
   getNode(messageId: string): ThreadNode | undefined {
-    const row = sql(this.db, 'SELECT message_id, parent_id, thread_id, present FROM thread_nodes WHERE inbox_id = ? AND message_id = ?').get(this.inboxId, messageId) as NodeRow | undefined;
+    const row = sql(
+      this.db,
+      'SELECT message_id, parent_id, thread_id, present FROM thread_nodes WHERE inbox_id = ? AND message_id = ?',
+    ).get(this.inboxId, messageId) as NodeRow | undefined;
     if (!row) return undefined;
-    return { messageId: row.message_id, parentId: row.parent_id, threadId: row.thread_id, present: row.present === 1 };
+    return {
+      messageId: row.message_id,
+      parentId: row.parent_id,
+      threadId: row.thread_id,
+      present: row.present === 1,
+    };
   }
 
   putNode(node: ThreadNode): void {
@@ -31,15 +39,29 @@ export class SqliteThreadGraph implements ThreadGraph {
   }
 
   threadForKey(key: string): string | undefined {
-    return (sql(this.db, 'SELECT thread_id FROM thread_keys WHERE inbox_id = ? AND key = ?').get(this.inboxId, key) as { thread_id: string } | undefined)?.thread_id;
+    return (
+      sql(this.db, 'SELECT thread_id FROM thread_keys WHERE inbox_id = ? AND key = ?').get(
+        this.inboxId,
+        key,
+      ) as { thread_id: string } | undefined
+    )?.thread_id;
   }
 
   setThreadForKey(key: string, threadId: string): void {
-    sql(this.db, 'INSERT OR REPLACE INTO thread_keys (inbox_id, key, thread_id) VALUES (?, ?, ?)').run(this.inboxId, key, threadId);
+    sql(this.db, 'INSERT OR REPLACE INTO thread_keys (inbox_id, key, thread_id) VALUES (?, ?, ?)').run(
+      this.inboxId,
+      key,
+      threadId,
+    );
   }
 
   threadSize(threadId: string): number {
-    return (sql(this.db, 'SELECT count(*) AS n FROM thread_nodes WHERE inbox_id = ? AND thread_id = ?').get(this.inboxId, threadId) as { n: number }).n;
+    return (
+      sql(this.db, 'SELECT count(*) AS n FROM thread_nodes WHERE inbox_id = ? AND thread_id = ?').get(
+        this.inboxId,
+        threadId,
+      ) as { n: number }
+    ).n;
   }
 
   mergeThreads(survivor: string, absorbed: readonly string[]): void {
@@ -55,8 +77,10 @@ export class SqliteThreadGraph implements ThreadGraph {
         old,
         survivor,
       );
-      const count = sql(db, 'DELETE FROM threads WHERE inbox_id = ? AND id = ? RETURNING message_count')
-        .get(this.inboxId, old) as { message_count: number } | undefined;
+      const count = sql(db, 'DELETE FROM threads WHERE inbox_id = ? AND id = ? RETURNING message_count').get(
+        this.inboxId,
+        old,
+      ) as { message_count: number } | undefined;
       if (count) addToThreadCount(db, this.inboxId, survivor, count.message_count);
     }
   }

@@ -6,9 +6,13 @@ export function nonNegativeInteger(option: string): (value: string) => number {
   return (value) => {
     const number = Number(value);
     if (!Number.isInteger(number) || number < 0) {
-      throw new MailsiftError('invalid_argument', `${option} must be a non-negative integer, got '${value}'`, {
-        param: option,
-      });
+      throw new MailsiftError(
+        'invalid_argument',
+        `${option} must be a non-negative integer, got '${value}'`,
+        {
+          param: option,
+        },
+      );
     }
     return number;
   };

@@ -1,7 +1,7 @@
 // What every CLI command shares: resolving --db, opening the engine, printing, and
 // turning a MailsiftError into a message and an exit code.
 
-import { isMailsiftError, type ErrorCode } from '../../core/errors.js';
+import { type ErrorCode, isMailsiftError } from '../../core/errors.js';
 import { Mailsift } from '../../engine.js';
 
 export interface GlobalOptions {
@@ -16,7 +16,10 @@ export function dbPath(options: GlobalOptions): string {
 }
 
 /** Opens the archive, runs `body`, and always closes it. */
-export async function withEngine<T>(options: GlobalOptions, body: (engine: Mailsift) => Promise<T> | T): Promise<T> {
+export async function withEngine<T>(
+  options: GlobalOptions,
+  body: (engine: Mailsift) => Promise<T> | T,
+): Promise<T> {
   const engine = Mailsift.open(dbPath(options));
   try {
     return await body(engine);
@@ -48,7 +51,10 @@ const EXIT_CODES: Partial<Record<ErrorCode, number>> = {
 /** Prints an error the way the caller asked for (JSON or text) and returns the exit code. */
 export function reportError(error: unknown, json: boolean): number {
   if (isMailsiftError(error)) {
-    if (json) process.stdout.write(`${JSON.stringify({ error: { code: error.code, message: error.message, param: error.param } })}\n`);
+    if (json)
+      process.stdout.write(
+        `${JSON.stringify({ error: { code: error.code, message: error.message, param: error.param } })}\n`,
+      );
     else process.stderr.write(`mailsift: ${error.message}${error.param ? ` (${error.param})` : ''}\n`);
     return EXIT_CODES[error.code] ?? 1;
   }

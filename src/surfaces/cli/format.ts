@@ -31,7 +31,18 @@ export function messageJson(message: StoredMessage): Record<string, unknown> {
     inReplyTo: message.inReplyTo,
     references: message.references,
     auth: message.auth,
-    attachments: message.attachments,
+    attachments: message.attachments.map(({ extraction, ...meta }, ordinal) => ({
+      attachmentId: String(ordinal),
+      ...meta,
+      extraction: extraction && {
+        status: extraction.status,
+        reason: extraction.reason,
+        format: extraction.format,
+        language: extraction.language,
+        truncated: extraction.truncated,
+        textLength: extraction.text.length,
+      },
+    })),
     authored: message.cleaned.authored,
     quoted: message.cleaned.quoted,
     forwarded: message.cleaned.forwarded,
@@ -59,12 +70,24 @@ export function messageText(message: StoredMessage): string {
     `Folders:    ${message.folders.join(', ')}`,
   );
   for (const [i, a] of message.attachments.entries()) {
-    lines.push(`Attachment: [${i}] ${a.filename ?? '(unnamed)'} (${a.contentType}, ${a.size} bytes)`);
+    const extraction = a.extraction;
+    const text = !extraction
+      ? 'not extracted'
+      : extraction.status === 'ok'
+        ? `${extraction.format} text, ${extraction.text.length} chars`
+        : `${extraction.status}: ${extraction.reason}`;
+    lines.push(
+      `Attachment: [${i}] ${a.filename ?? '(unnamed)'} (${a.contentType}, ${a.size} bytes; ${text})`,
+    );
   }
   const cleaned = message.cleaned;
   lines.push('', cleaned.authored || '(no authored text)');
   for (const block of cleaned.forwarded) {
-    lines.push('', `---- forwarded${block.from ? ` from ${block.from}` : ''}${block.date ? ` on ${block.date}` : ''} ----`, block.text);
+    lines.push(
+      '',
+      `---- forwarded${block.from ? ` from ${block.from}` : ''}${block.date ? ` on ${block.date}` : ''} ----`,
+      block.text,
+    );
   }
   if (cleaned.signature) lines.push('', `-- \n${cleaned.signature}`);
   if (cleaned.quoted) lines.push('', `[… ${cleaned.quoted.split('\n').length} quoted lines collapsed]`);

@@ -3,12 +3,14 @@
 // calls the engine, and maps errors to exit codes.
 
 import { Command } from 'commander';
+import { registerAttachment } from './commands/attachment.js';
 import { registerCheck } from './commands/check.js';
 import { registerIngest } from './commands/ingest.js';
 import { registerKeys } from './commands/keys.js';
 import { registerList } from './commands/list.js';
 import { registerMcp } from './commands/mcp.js';
 import { registerParse } from './commands/parse.js';
+import { registerReextract } from './commands/reextract.js';
 import { registerReindex } from './commands/reindex.js';
 import { registerSearch } from './commands/search.js';
 import { registerServe } from './commands/serve.js';
@@ -32,8 +34,10 @@ for (const register of [
   registerStatus,
   registerShow,
   registerThread,
+  registerAttachment,
   registerParse,
   registerReindex,
+  registerReextract,
   registerCheck,
   registerServe,
   registerMcp,

@@ -171,7 +171,7 @@ export class MailApi {
     return {
       attachment,
       message: entry.message,
-      text: await attachmentText(this.db, attachment, entry.message),
+      text: await attachmentText(attachment),
     };
   }
 

@@ -72,11 +72,6 @@ function bearer(header: string | undefined): string | null {
   return match?.[1] ?? null;
 }
 
-function messageView(message: StoredMessage) {
-  const view = messageJson(message);
-  return { ...view, attachments: message.attachments.map((a, i) => ({ attachmentId: String(i), ...a })) };
-}
-
 /** RFC 6266 filename*: only the name, never a path, UTF-8 percent-encoded. */
 function contentDisposition(filename: string | null): string {
   const name = (filename ?? 'attachment').replace(/^.*[\\/]/, '') || 'attachment';
@@ -172,7 +167,7 @@ export function createApp(options: AppOptions): Hono<Env> {
   );
   app.get('/v1/inboxes/:inboxId/messages/:messageId', (c) => {
     noQuery(c);
-    return c.json(messageView(api(c).getMessage(inboxOf(c), c.req.param('messageId'))));
+    return c.json(messageJson(api(c).getMessage(inboxOf(c), c.req.param('messageId'))));
   });
   app.get('/v1/inboxes/:inboxId/messages/:messageId/raw', (c) => {
     noQuery(c);
@@ -204,7 +199,7 @@ export function createApp(options: AppOptions): Hono<Env> {
       inboxId: thread.inbox,
       threadId: thread.threadId,
       messageCount: thread.entries.length,
-      messages: thread.entries.map((e) => ({ ...messageView(e.message), depth: e.depth })),
+      messages: thread.entries.map((e) => ({ ...messageJson(e.message), depth: e.depth })),
     });
   });
 

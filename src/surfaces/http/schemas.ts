@@ -208,6 +208,17 @@ export const messageSchema = z.object({
       sha256: z.string(),
       contentId: z.string().nullable(),
       inline: z.boolean(),
+      extraction: z
+        .object({
+          status: z.enum(['ok', 'skipped', 'failed']),
+          reason: z.string().nullable().describe('why it was skipped or failed'),
+          format: z.string(),
+          language: z.string().nullable(),
+          truncated: z.boolean(),
+          textLength: z.number().int().describe('characters of extracted text (get_attachment returns it)'),
+        })
+        .nullable()
+        .describe('text extraction outcome; null for messages ingested before extraction existed'),
     }),
   ),
   authored: z.string().describe('what the sender wrote, without quoted history, signature or footers'),

@@ -21,10 +21,13 @@ export function registerStatus(program: Command, globals: () => GlobalOptions): 
             `${inbox.variants} variants, ${inbox.failures} failures`,
         );
         for (const source of inbox.sources) {
-          printLine(`    ${source.kind} ${source.path} (last complete run ${source.lastRunCompletedAt ?? 'never'})`);
+          printLine(
+            `    ${source.kind} ${source.path} (last complete run ${source.lastRunCompletedAt ?? 'never'})`,
+          );
         }
       }
       if (stats.failureList.length > 0) printLine('failures:');
-      for (const failure of stats.failureList) printLine(`  ${failure.source} ${failure.location}: ${failure.reason}`);
+      for (const failure of stats.failureList)
+        printLine(`  ${failure.source} ${failure.location}: ${failure.reason}`);
     });
 }

@@ -1,0 +1,62 @@
+// Attachment bytes on demand. The store keeps attachment metadata and extracted text, not
+// the bytes: they come from re-parsing the stored raw message, which is the one copy.
+
+import { MailsiftError } from '../core/errors.js';
+import type { ParsedAttachment } from '../core/types.js';
+import { parseMessage } from '../parse/index.js';
+import { type Db, loadRaw, type StoredAttachment, type StoredMessage } from '../store/index.js';
+
+export interface AttachmentContent {
+  readonly ordinal: number;
+  readonly attachment: StoredAttachment;
+  readonly content: Buffer;
+}
+
+/**
+ * Picks an attachment by 0-based ordinal or by filename (exact, then case-insensitive).
+ * Throws no_such_item naming `param` when the message has no such attachment.
+ */
+export function findAttachment(message: StoredMessage, which: string | number, param = 'attachment'): number {
+  const count = message.attachments.length;
+  if (typeof which === 'number' || /^\d{1,4}$/.test(which)) {
+    const ordinal = Number(which);
+    if (ordinal < count) return ordinal;
+    throw new MailsiftError('no_such_item', `message has no attachment ${ordinal} (it has ${count})`, {
+      param,
+    });
+  }
+  const exact = message.attachments.findIndex((a) => a.filename === which);
+  if (exact >= 0) return exact;
+  const folded = message.attachments.findIndex((a) => a.filename?.toLowerCase() === which.toLowerCase());
+  if (folded >= 0) return folded;
+  throw new MailsiftError('no_such_item', `message has no attachment named '${which}'`, { param });
+}
+
+export async function loadAttachmentContent(
+  db: Db,
+  message: StoredMessage,
+  ordinal: number,
+): Promise<AttachmentContent> {
+  const attachment = message.attachments[ordinal];
+  if (!attachment) {
+    throw new MailsiftError('no_such_item', `message has no attachment ${ordinal}`, {
+      param: 'attachmentId',
+    });
+  }
+  const parsed = await parseMessage(loadRaw(db, message.rowid));
+  // Ordinals follow parse order; the hash guards against a parser change reordering parts.
+  const part: ParsedAttachment | undefined =
+    parsed.attachments[ordinal]?.sha256 === attachment.sha256
+      ? parsed.attachments[ordinal]
+      : parsed.attachments.find((a) => a.sha256 === attachment.sha256);
+  if (!part || (part.content.length === 0 && attachment.size > 0)) {
+    throw new MailsiftError(
+      'no_such_item',
+      `the bytes of attachment ${ordinal} are not kept (over the size limit)`,
+      {
+        param: 'attachmentId',
+      },
+    );
+  }
+  return { ordinal, attachment, content: part.content };
+}
