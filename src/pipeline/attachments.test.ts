@@ -1,0 +1,77 @@
+// Attachments through ingest: text extracted once per distinct content, outcomes stored
+// with their reasons, bytes and text served back, and a re-extraction re-indexes.
+
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { makeEncryptedPdf, makePdf } from '../attachments/fixtures.js';
+import { Mailsift } from '../engine.js';
+
+const opened: Mailsift[] = [];
+afterEach(() => {
+  for (const engine of opened.splice(0)) engine.close();
+});
+
+/** A multipart/mixed message from an accounting system, carrying one base64 attachment. */
+function messageWithAttachment(n: number, filename: string, contentType: string, content: Buffer): string {
+  const body = content.toString('base64').replace(/.{76}/g, '$&\r\n');
+  return [
+    `Message-ID: <statement-${n}@erp.nordwind-logistik.de>`,
+    'From: "Nordwind Buchhaltung" <buchhaltung@nordwind-logistik.de>',
+    'To: accounts@acme-corp.com',
+    `Subject: Statement ${n} for account 88-4410`,
+    `Date: Tue, ${String((n % 28) + 1).padStart(2, '0')} Oct 2024 08:15:00 +0200`,
+    'MIME-Version: 1.0',
+    'Content-Type: multipart/mixed; boundary="=_nw_b0undary"',
+    '',
+    '--=_nw_b0undary',
+    'Content-Type: text/plain; charset=utf-8',
+    '',
+    `Please find statement ${n} attached.`,
+    '',
+    '--=_nw_b0undary',
+    `Content-Type: ${contentType}; name="${filename}"`,
+    `Content-Disposition: attachment; filename="${filename}"`,
+    'Content-Transfer-Encoding: base64',
+    '',
+    body,
+    '--=_nw_b0undary--',
+    '',
+  ].join('\r\n');
+}
+
+describe('attachments through ingest', () => {
+  it('extracts an attachment shared by 50 messages once and serves its text and bytes', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mailsift-attach-'));
+    const pdf = await makePdf([['Master services agreement', 'Termination requires ninety days written notice.']]);
+    for (let n = 0; n < 50; n++) {
+      writeFileSync(join(dir, `m${n}.eml`), messageWithAttachment(n, 'MSA-2024.pdf', 'application/octet-stream', pdf));
+    }
+    const engine = Mailsift.open(':memory:');
+    opened.push(engine);
+    const report = await engine.ingest([dir], { workers: 0 });
+    expect(report).toMatchObject({ added: 50, failed: 0 });
+    const rows = engine.archive.db.prepare('SELECT format, status, text FROM attachment_texts').all();
+    expect(rows).toHaveLength(1);
+
+    const message = engine.getMessage('statement-7@erp.nordwind-logistik.de');
+    expect(message.attachments[0]?.extraction).toMatchObject({ status: 'ok', format: 'pdf' });
+    expect(message.attachments[0]?.extraction?.text).toContain('ninety days written notice');
+    const attachment = await engine.getAttachment('statement-7@erp.nordwind-logistik.de', 'msa-2024.PDF');
+    expect(attachment.content.equals(pdf)).toBe(true);
+
+    const again = await engine.reextract('pdf');
+    expect(again).toMatchObject({ attachments: 1, ok: 1, messagesReindexed: 50 });
+  });
+
+  it('records an encrypted PDF as skipped with its reason, and the message is still stored', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mailsift-attach-'));
+    writeFileSync(join(dir, 'locked.eml'), messageWithAttachment(1, 'locked.pdf', 'application/pdf', makeEncryptedPdf()));
+    const engine = Mailsift.open(':memory:');
+    opened.push(engine);
+    await engine.ingest([dir], { workers: 0 });
+    const extraction = engine.getMessage('statement-1@erp.nordwind-logistik.de').attachments[0]?.extraction;
+    expect(extraction).toMatchObject({ status: 'skipped', reason: 'encrypted' });
+  });
+});
