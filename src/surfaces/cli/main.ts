@@ -5,6 +5,7 @@
 import { Command } from 'commander';
 import { registerAttachment } from './commands/attachment.js';
 import { registerCheck } from './commands/check.js';
+import { registerEval } from './commands/eval.js';
 import { registerIngest } from './commands/ingest.js';
 import { registerKeys } from './commands/keys.js';
 import { registerList } from './commands/list.js';
@@ -39,6 +40,7 @@ for (const register of [
   registerReindex,
   registerReextract,
   registerCheck,
+  registerEval,
   registerServe,
   registerMcp,
   registerKeys,
