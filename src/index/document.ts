@@ -14,6 +14,34 @@ import type { Address, AuthVerdicts } from '../core/types.js';
 import type { StoredMessage } from '../store/index.js';
 import type { Column } from './schema.js';
 
+/** Attachment text indexed per message: enough for invoices and contracts, bounded for manuals. */
+const ATTACHMENT_INDEX_CHARS = 20_000;
+
+/**
+ * Each attachment's name, the headers of an attached message, and the extracted text when
+ * extraction succeeded, in attachment order and capped as a whole.
+ */
+function attachmentText(message: StoredMessage): string {
+  const parts: string[] = [];
+  let size = 0;
+  for (const attachment of message.attachments) {
+    const extraction = attachment.extraction;
+    const nested = extraction?.message;
+    for (const part of [
+      attachment.filename,
+      nested?.subject,
+      nested?.from ? formatAddress(nested.from) : null,
+      extraction?.status === 'ok' ? extraction.text : null,
+    ]) {
+      if (!part || size >= ATTACHMENT_INDEX_CHARS) continue;
+      const kept = part.slice(0, ATTACHMENT_INDEX_CHARS - size);
+      parts.push(kept);
+      size += kept.length + 1;
+    }
+  }
+  return parts.join('\n');
+}
+
 /** Shortest word kept for typo candidates: a 4-letter query word may be one deletion away. */
 const MIN_FUZZY_WORD = 3;
 
@@ -55,10 +83,7 @@ export function fieldTexts(message: StoredMessage): FieldTexts {
     recipients: [...message.to, ...message.cc, ...message.bcc].map(formatAddress).join(', '),
     subject: message.subject,
     text: [authoredForIndex(cleaned), ...forwarded].filter(Boolean).join('\n\n'),
-    attachments: message.attachments
-      .map((a) => a.filename)
-      .filter((name): name is string => !!name)
-      .join('\n'),
+    attachments: attachmentText(message),
     quoted: cleaned.quoted.slice(0, QUOTED_INDEX_CHARS),
   };
 }

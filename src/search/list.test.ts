@@ -53,7 +53,10 @@ describe('filtered lists', () => {
       ...ties,
       'stripe-4472@mail.stripe.com',
     ]);
-    expect(ids({ hasAttachment: true })).toEqual(['statement-0331@acme.io']);
+    expect(ids({ hasAttachment: true })).toEqual([
+      'contract-terms@northwind.example',
+      'statement-0331@acme.io',
+    ]);
     expect(ids({ hasAttachment: false })).not.toContain('statement-0331@acme.io');
     const threadId = listMessages(archive.db, { from: 'tom', subject: 'budget review' }).messages[0]
       ?.threadId as string;

@@ -188,6 +188,11 @@ describe('highlights', () => {
     expect(hit('statement', 'statement-0331@acme.io').highlights.attachments).toEqual([
       'card-**statement**-march-2024.pdf',
     ]);
+    // Words only in an attachment's extracted text.
+    const terms = hit('indemnification', 'contract-terms@northwind.example');
+    expect(terms.highlights).toEqual({
+      attachments: [expect.stringContaining('the **indemnification** cap')],
+    });
   });
 });
 
