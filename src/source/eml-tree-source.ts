@@ -5,7 +5,6 @@ import { basename, join, resolve } from 'node:path';
 import type { MailSource, SourceEntry } from '../core/index.js';
 import {
   fileEntry,
-  mapOrdered,
   resolveMaxMessageBytes,
   type SourceOptions,
   sortedEntries,
@@ -13,7 +12,6 @@ import {
   statListed,
 } from './fs-util.js';
 
-const STAT_WIDTH = 32;
 const EML = /\.eml$/i;
 
 export class EmlTreeSource implements MailSource {
@@ -38,16 +36,15 @@ export class EmlTreeSource implements MailSource {
 
   private async *walk(dir: string, folder: string): AsyncGenerator<SourceEntry> {
     const entries = ((await sortedEntries(dir)) ?? []).filter((entry) => !entry.name.startsWith('.'));
-    // Files and subdirectories interleave in name order; stats run ahead in a window.
-    const items = entries.filter((entry) => entry.isDirectory() || EML.test(entry.name));
-    const stated = mapOrdered(items, STAT_WIDTH, async (entry) => ({
-      entry,
-      stats: entry.isDirectory() ? null : await statListed(join(dir, entry.name)),
-    }));
-    for await (const { entry, stats } of stated) {
+    // Files and subdirectories interleave in name order.
+    for (const entry of entries) {
       const relative = folder === '' ? entry.name : `${folder}/${entry.name}`;
-      if (entry.isDirectory()) yield* this.walk(join(dir, entry.name), relative);
-      else if (stats !== null) yield this.entry(join(dir, entry.name), relative, folder, stats);
+      if (entry.isDirectory()) {
+        yield* this.walk(join(dir, entry.name), relative);
+      } else if (EML.test(entry.name)) {
+        const stats = statListed(join(dir, entry.name));
+        if (stats !== null) yield this.entry(join(dir, entry.name), relative, folder, stats);
+      }
     }
   }
 

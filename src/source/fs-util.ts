@@ -1,7 +1,8 @@
 // File-system helpers shared by the source adapters: stat with errors mapped to
 // MailsiftError codes, sorted directory listings, and lazily read file entries.
 import type { Dirent, Stats } from 'node:fs';
-import { open, readdir, stat } from 'node:fs/promises';
+import { closeSync, fstatSync, openSync, readFileSync, statSync } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
 import type { SourceEntry } from '../core/index.js';
 import { LIMITS, MailsiftError } from '../core/index.js';
 
@@ -85,33 +86,13 @@ export async function hasMaildirParts(dir: string): Promise<boolean> {
 }
 
 /**
- * Maps `fn` over `items` keeping up to `width` calls in flight, yielding results in input
- * order. Stats on 100k-file folders go through libuv's thread pool; one at a time leaves
- * it idle.
+ * Stats a file found in a listing; null when it vanished or is not a regular file.
+ * Synchronous for the same reason as readMessageFile: a stat from the dentry cache takes
+ * microseconds, the thread-pool round trip ~0.2 ms of the ingest thread.
  */
-export async function* mapOrdered<T, R>(
-  items: readonly T[],
-  width: number,
-  fn: (item: T) => Promise<R>,
-): AsyncGenerator<R> {
-  const pending: Promise<R>[] = [];
-  let next = 0;
-  while (next < items.length || pending.length > 0) {
-    while (next < items.length && pending.length < width) {
-      const call = fn(items[next++] as T);
-      // A consumer that stops early never awaits calls already started; their rejections
-      // must not surface as unhandled. Awaited ones still throw below.
-      call.catch(() => {});
-      pending.push(call);
-    }
-    yield await (pending.shift() as Promise<R>);
-  }
-}
-
-/** Stats a file found in a listing; null when it vanished or is not a regular file. */
-export async function statListed(path: string): Promise<Stats | null> {
+export function statListed(path: string): Stats | null {
   try {
-    const stats = await stat(path);
+    const stats = statSync(path);
     return stats.isFile() ? stats : null;
   } catch (error) {
     // A mail client moved or expunged the file between listing and stat: not an error.
@@ -134,15 +115,20 @@ export function fileEntry(
   };
 }
 
+/**
+ * Reads one message file. Synchronous on purpose: on a 2-core machine the libuv round
+ * trips of open/fstat/read/close cost ~0.2 ms per file on the ingest thread, ten times
+ * the read itself from the page cache (measured on a 5,000-message Maildir).
+ */
 async function readMessageFile(file: string, maxMessageBytes: number): Promise<Buffer> {
-  let handle: Awaited<ReturnType<typeof open>>;
+  let fd: number;
   try {
-    handle = await open(file, 'r');
+    fd = openSync(file, 'r');
   } catch (error) {
     throw fsError(error, file);
   }
   try {
-    const { size } = await handle.stat();
+    const { size } = fstatSync(fd);
     if (size > maxMessageBytes) {
       throw new MailsiftError(
         'bad_format',
@@ -150,10 +136,10 @@ async function readMessageFile(file: string, maxMessageBytes: number): Promise<B
         { param: file },
       );
     }
-    return await handle.readFile();
+    return readFileSync(fd);
   } catch (error) {
     throw error instanceof MailsiftError ? error : fsError(error, file);
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }

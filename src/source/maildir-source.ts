@@ -6,7 +6,6 @@ import { flagLabels, MAILDIR_FLAGS } from './flags.js';
 import {
   fileEntry,
   hasMaildirParts,
-  mapOrdered,
   resolveMaxMessageBytes,
   type SourceOptions,
   sortedEntries,
@@ -19,8 +18,6 @@ interface Folder {
   readonly dir: string;
 }
 
-/** Stats kept in flight while walking a folder. */
-const STAT_WIDTH = 32;
 /** Nesting depth of plain maildirs followed; deeper trees are almost surely loops or mistakes. */
 const MAX_DEPTH = 32;
 const PARTS = new Set(['cur', 'new', 'tmp']);
@@ -74,11 +71,8 @@ export class MaildirSource implements MailSource {
       const names = ((await sortedEntries(dir)) ?? [])
         .filter((entry) => !entry.name.startsWith('.') && !entry.isDirectory())
         .map((entry) => entry.name);
-      const stats = mapOrdered(names, STAT_WIDTH, async (name) => ({
-        name,
-        stats: await statListed(join(dir, name)),
-      }));
-      for await (const { name, stats: fileStats } of stats) {
+      for (const name of names) {
+        const fileStats = statListed(join(dir, name));
         if (fileStats === null) continue;
         const { unique, info } = splitFileName(name);
         // A message caught mid-move from new/ to cur/ is listed twice; cur/ wins.
