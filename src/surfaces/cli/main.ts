@@ -18,6 +18,7 @@ import { registerServe } from './commands/serve.js';
 import { registerShow } from './commands/show.js';
 import { registerStatus } from './commands/status.js';
 import { registerThread } from './commands/thread.js';
+import { registerWatch } from './commands/watch.js';
 import { type GlobalOptions, reportError } from './context.js';
 
 const program = new Command('mailsift')
@@ -41,6 +42,7 @@ for (const register of [
   registerReextract,
   registerCheck,
   registerEval,
+  registerWatch,
   registerServe,
   registerMcp,
   registerKeys,

@@ -4,9 +4,20 @@
 
 import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { matchedRoutes } from 'hono/route';
 import { authenticate, type Principal } from '../../auth/index.js';
 import { type ErrorCode, isMailsiftError, MailsiftError } from '../../core/errors.js';
 import type { Mailsift } from '../../engine.js';
+import {
+  checkHealth,
+  DEFAULT_THRESHOLDS,
+  type EmbedderProbe,
+  eachCheck,
+  type HealthReport,
+  type HealthThresholds,
+  MailsiftMetrics,
+  worst,
+} from '../../health/index.js';
 import type { StoredMessage } from '../../store/index.js';
 import { messageJson } from '../cli/format.js';
 import { MailApi } from './api.js';
@@ -42,7 +53,12 @@ export interface AppOptions {
   readonly mcp?: McpHttpHandler;
   /** Receives one line per request; omitted: no request log. */
   readonly log?: (line: LogLine) => void;
+  /** Thresholds (default DEFAULT_THRESHOLDS) and embedder probe behind /v1/health and /metrics. */
+  readonly health?: { readonly thresholds?: HealthThresholds; readonly embedder?: EmbedderProbe };
 }
+
+/** A health report is reused this long: the consistency check reads the whole FTS index. */
+const HEALTH_CACHE_MS = 5000;
 
 type Env = { Variables: { api: MailApi; keyId: string | null } };
 
@@ -81,10 +97,33 @@ function contentDisposition(filename: string | null): string {
 export function createApp(options: AppOptions): Hono<Env> {
   const app = new Hono<Env>();
   const db = options.engine.archive.db;
+  const metrics = new MailsiftMetrics();
+  let cached: HealthReport | null = null;
+  const health = (): HealthReport => {
+    if (cached && Date.now() - Date.parse(cached.checkedAt) < HEALTH_CACHE_MS) return cached;
+    const embedder = options.health?.embedder;
+    cached = checkHealth(options.engine, options.health?.thresholds ?? DEFAULT_THRESHOLDS, new Date(), {
+      ...(embedder ? { embedder } : {}),
+    });
+    return cached;
+  };
+  // The principal a request may act as, or null: health and metrics answer anonymous callers too.
+  const principalOf = (c: Context): Principal | null => {
+    if (!options.auth) return LOCAL;
+    const key = bearer(c.req.header('authorization'));
+    return key === null ? null : authenticate(db, key);
+  };
 
   app.use(async (c, next) => {
     const started = performance.now();
     await next();
+    // Label by route pattern, not path: one series per endpoint, whatever the ids. The
+    // endpoint is the first handler from the one that answered (a 401 answers in middleware).
+    const route =
+      matchedRoutes(c)
+        .slice(c.req.routeIndex)
+        .find((r) => r.method !== 'ALL')?.path ?? 'unmatched';
+    metrics.observeRequest(c.req.method, route, c.res.status, (performance.now() - started) / 1000);
     if (!options.log) return;
     const inbox = /^\/v1\/inboxes\/([^/]+)/.exec(c.req.path)?.[1] ?? null;
     options.log({
@@ -121,7 +160,31 @@ export function createApp(options: AppOptions): Hono<Env> {
   });
   app.notFound((c) => errorResponse(c, 'not_found', `no route ${c.req.method} ${c.req.path}`));
 
-  app.get('/v1/health', (c) => c.json({ status: 'ok' as const }));
+  app.get('/v1/health', (c) => {
+    const report = health();
+    const principal = principalOf(c);
+    const visible = report.inboxes.filter((i) => principal?.inboxes?.includes(i.inbox) ?? true);
+    const status = principal
+      ? worst(eachCheck({ checks: report.checks, inboxes: visible }).map((s) => s.check.status))
+      : report.status;
+    const body = principal
+      ? { ...report, status, inboxes: visible }
+      : { status, checkedAt: report.checkedAt };
+    return c.json(body, status === 'fail' ? 503 : 200);
+  });
+  app.get('/metrics', async (c) => {
+    if (principalOf(c)?.inboxes !== null) {
+      c.header('WWW-Authenticate', 'Bearer');
+      return errorResponse(
+        c,
+        'unauthorized',
+        'metrics need an API key with access to every inbox',
+        'authorization',
+      );
+    }
+    metrics.updateHealth(health());
+    return c.body(await metrics.render(), 200, { 'Content-Type': metrics.contentType });
+  });
   app.get('/openapi.json', (c) => c.json(openApiDocument()));
 
   const authenticated = async (c: Context<Env>, next: () => Promise<void>) => {

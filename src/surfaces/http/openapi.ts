@@ -129,8 +129,23 @@ export function openApiDocument(): JsonSchema {
       '/v1/health': {
         get: {
           operationId: 'health',
-          summary: 'health check (no key needed)',
-          responses: { '200': json('Health', 'serving') },
+          summary: 'pipeline health: overall status without a key; per inbox and source checks with one',
+          responses: { '200': json('Health', 'ok or warn'), '503': json('Health', 'a check failed') },
+        },
+      },
+      '/metrics': {
+        get: {
+          operationId: 'metrics',
+          summary:
+            'Prometheus metrics: health figures and request counts/latencies by route (key needed with every inbox, unless auth is off)',
+          security: [{ bearer: [] }],
+          responses: {
+            '200': {
+              description: 'Prometheus text format 0.0.4',
+              content: { 'text/plain': { schema: { type: 'string' } } },
+            },
+            '401': json('Error', 'missing or unknown key, or a key limited to some inboxes'),
+          },
         },
       },
       '/v1/inboxes': operation(

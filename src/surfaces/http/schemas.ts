@@ -253,4 +253,51 @@ export const inboxListSchema = z.object({
   ),
 });
 
-export const healthSchema = z.object({ status: z.literal('ok') });
+const checkStatusSchema = z.enum(['ok', 'warn', 'fail']);
+const healthCheckSchema = z.object({
+  name: z.enum([
+    'sync',
+    'source_count',
+    'unindexed',
+    'embedding_backlog',
+    'index_consistency',
+    'ingest_failures',
+  ]),
+  status: checkStatusSchema,
+  message: z.string(),
+  value: z.number().nullable().describe('the figure judged: age in seconds or a count'),
+});
+
+export const healthSchema = z.object({
+  status: checkStatusSchema.describe('the worst check; the response is 503 when it is fail'),
+  checkedAt: z.string(),
+  checks: z
+    .array(healthCheckSchema)
+    .optional()
+    .describe('archive-wide checks; detail is given to callers with a key, or when auth is off'),
+  inboxes: z
+    .array(
+      z.object({
+        inbox: z.string(),
+        messages: z.number().int(),
+        unindexed: z.number().int(),
+        embeddingBacklog: z.number().int().nullable().describe('null: no embedder configured'),
+        failuresByReason: z.array(z.object({ reason: z.string(), count: z.number().int() })),
+        checks: z.array(healthCheckSchema),
+        sources: z.array(
+          z.object({
+            path: z.string(),
+            kind: z.string(),
+            lastSyncAt: z.string().nullable(),
+            lastSyncAgeSeconds: z.number().nullable(),
+            seenAtSource: z.number().int().nullable(),
+            stored: z.number().int(),
+            failed: z.number().int(),
+            checks: z.array(healthCheckSchema),
+          }),
+        ),
+      }),
+    )
+    .optional()
+    .describe("per inbox (only the key's inboxes) and per source"),
+});

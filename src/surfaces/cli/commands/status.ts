@@ -1,16 +1,37 @@
-// mailsift status: counts of messages, threads, inboxes, duplicates, and the failures.
+// mailsift status: counts of messages, threads, inboxes, duplicates, the failures, and the
+// pipeline health checks; `--check` exits non-zero when a check fails (cron, systemd timers).
 
 import type { Command } from 'commander';
+import { checkHealth, eachCheck, type HealthReport, loadHealthThresholds } from '../../../health/index.js';
 import { type GlobalOptions, printJson, printLine, withEngine } from '../context.js';
+
+export function healthLines(report: HealthReport): string[] {
+  const lines = [`health: ${report.status}`];
+  for (const { inbox, source, check } of eachCheck(report)) {
+    const scope = [inbox ?? 'archive', source].filter(Boolean).join(' ');
+    lines.push(`  ${check.status.padEnd(4)} ${scope} ${check.name}: ${check.message}`);
+  }
+  return lines;
+}
 
 export function registerStatus(program: Command, globals: () => GlobalOptions): void {
   program
     .command('status')
-    .description('show what the archive holds, per inbox, and the messages that failed to ingest')
-    .action(async () => {
+    .description('show what the archive holds, per inbox, the ingest failures and the pipeline health')
+    .option('--check', 'print only the health checks; exit 1 when any check fails')
+    .action(async (options: { check?: boolean }) => {
       const global = globals();
-      const stats = await withEngine(global, (engine) => engine.status());
-      if (global.json) return printJson(stats);
+      const thresholds = loadHealthThresholds();
+      const { stats, health } = await withEngine(global, (engine) => ({
+        stats: engine.status(),
+        health: checkHealth(engine, thresholds),
+      }));
+      if (options.check && health.status === 'fail') process.exitCode = 1;
+      if (global.json) return printJson(options.check ? health : { ...stats, health });
+      if (options.check) {
+        for (const line of healthLines(health)) printLine(line);
+        return;
+      }
       printLine(
         `${stats.messages} messages · ${stats.threads} threads · ${stats.inboxes} inbox(es) · ` +
           `${stats.duplicates} duplicates · ${stats.variants} variants · ${stats.failures} failures`,
@@ -29,5 +50,6 @@ export function registerStatus(program: Command, globals: () => GlobalOptions): 
       if (stats.failureList.length > 0) printLine('failures:');
       for (const failure of stats.failureList)
         printLine(`  ${failure.source} ${failure.location}: ${failure.reason}`);
+      for (const line of healthLines(health)) printLine(line);
     });
 }

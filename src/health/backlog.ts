@@ -1,0 +1,61 @@
+// The embedding backlog: what an embedder reports (chunks waiting, last error) and the
+// samples kept in the archive so a backlog that keeps growing can be told from a large one.
+
+import { type Db, sql } from '../store/index.js';
+
+/** What the RAG layer's embedder exposes to health checks; absent until one is configured. */
+export interface EmbedderProbe {
+  readonly name: string;
+  /** Chunks of the inbox not yet embedded. */
+  backlog(inbox: string): number;
+  /** The embedder's last error, or null. */
+  lastError(): string | null;
+}
+
+/** Samples older than this are pruned: growth is judged over minutes, not days. */
+const SAMPLE_RETENTION_MS = 24 * 3600 * 1000;
+
+export function ensureHealthTables(db: Db): void {
+  db.exec(`
+    CREATE TABLE IF NOT EXISTS health_backlog_samples (
+      inbox TEXT NOT NULL,
+      at INTEGER NOT NULL,
+      backlog INTEGER NOT NULL,
+      PRIMARY KEY (inbox, at)
+    ) WITHOUT ROWID;
+  `);
+}
+
+export function recordBacklogSample(db: Db, inbox: string, backlog: number, at: Date): void {
+  ensureHealthTables(db);
+  sql(db, 'INSERT OR REPLACE INTO health_backlog_samples (inbox, at, backlog) VALUES (?, ?, ?)').run(
+    inbox,
+    at.getTime(),
+    backlog,
+  );
+  sql(db, 'DELETE FROM health_backlog_samples WHERE inbox = ? AND at < ?').run(
+    inbox,
+    at.getTime() - SAMPLE_RETENTION_MS,
+  );
+}
+
+/**
+ * Seconds the backlog has grown without ever shrinking, up to `now`; 0 when it is not
+ * growing. Judged from the samples: the run of non-decreasing values ending at the newest
+ * sample, counted only when the newest value is above the run's first.
+ */
+export function backlogGrowingSeconds(db: Db, inbox: string, now: Date): number {
+  ensureHealthTables(db);
+  const samples = sql(
+    db,
+    'SELECT at, backlog FROM health_backlog_samples WHERE inbox = ? AND at <= ? ORDER BY at DESC',
+  ).all(inbox, now.getTime()) as Array<{ at: number; backlog: number }>;
+  const newest = samples[0];
+  if (!newest) return 0;
+  let start = newest;
+  for (const sample of samples.slice(1)) {
+    if (sample.backlog > start.backlog) break;
+    start = sample;
+  }
+  return newest.backlog > start.backlog ? (now.getTime() - start.at) / 1000 : 0;
+}

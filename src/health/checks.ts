@@ -1,0 +1,285 @@
+// Pipeline health: per inbox and per source, is each stage keeping up? Each check is
+// ok, warn or fail with a message; thresholds come from the caller (see thresholds.ts).
+
+import { Mailsift } from '../engine.js';
+import { checkIndex } from '../index/index.js';
+import { type Db, sql } from '../store/index.js';
+import { backlogGrowingSeconds, type EmbedderProbe, recordBacklogSample } from './backlog.js';
+import type { HealthThresholds } from './thresholds.js';
+
+export type CheckStatus = 'ok' | 'warn' | 'fail';
+export type CheckName =
+  | 'sync'
+  | 'source_count'
+  | 'unindexed'
+  | 'embedding_backlog'
+  | 'index_consistency'
+  | 'ingest_failures';
+
+export interface HealthCheck {
+  readonly name: CheckName;
+  readonly status: CheckStatus;
+  readonly message: string;
+  /** The figure the status was judged on (age in seconds, count), when there is one. */
+  readonly value: number | null;
+}
+
+export interface SourceHealth {
+  readonly path: string;
+  readonly kind: string;
+  readonly lastSyncAt: string | null;
+  readonly lastSyncAgeSeconds: number | null;
+  /** Messages the source held at its last run (null: never completed one). */
+  readonly seenAtSource: number | null;
+  readonly stored: number;
+  readonly failed: number;
+  readonly checks: readonly HealthCheck[];
+}
+
+export interface InboxHealth {
+  readonly inbox: string;
+  readonly messages: number;
+  readonly unindexed: number;
+  /** null: no embedder configured. */
+  readonly embeddingBacklog: number | null;
+  readonly failuresByReason: ReadonlyArray<{ readonly reason: string; readonly count: number }>;
+  readonly checks: readonly HealthCheck[];
+  readonly sources: readonly SourceHealth[];
+}
+
+export interface HealthReport {
+  /** The worst status of every check. */
+  readonly status: CheckStatus;
+  readonly checkedAt: string;
+  /** Archive-wide checks (store/index consistency). */
+  readonly checks: readonly HealthCheck[];
+  readonly inboxes: readonly InboxHealth[];
+}
+
+export interface HealthOptions {
+  readonly embedder?: EmbedderProbe;
+  /** false skips the store/index comparison (it reads the whole FTS index). */
+  readonly consistency?: boolean;
+}
+
+const RANK: Record<CheckStatus, number> = { ok: 0, warn: 1, fail: 2 };
+export const worst = (statuses: Iterable<CheckStatus>): CheckStatus => {
+  let result: CheckStatus = 'ok';
+  for (const s of statuses) if (RANK[s] > RANK[result]) result = s;
+  return result;
+};
+
+const check = (
+  name: CheckName,
+  status: CheckStatus,
+  message: string,
+  value: number | null = null,
+): HealthCheck => ({
+  name,
+  status,
+  message,
+  value,
+});
+const count = (db: Db, text: string, ...args: unknown[]): number =>
+  (sql(db, text).get(...args) as { n: number }).n;
+
+function age(seconds: number): string {
+  if (seconds < 120) return `${Math.round(seconds)} s`;
+  if (seconds < 7200) return `${Math.round(seconds / 60)} min`;
+  if (seconds < 172_800) return `${Math.round(seconds / 3600)} h`;
+  return `${Math.round(seconds / 86_400)} days`;
+}
+
+/** Failure reasons grouped by their first words, numbers blanked, so one cause is one line. */
+export function reasonGroup(reason: string): string {
+  const head = reason.split(/[:(\n]/)[0] ?? reason;
+  return head.trim().split(/\s+/).slice(0, 5).join(' ').replace(/\d+/g, 'N') || '(no reason)';
+}
+
+function sourceHealth(db: Db, source: SourceRow, t: HealthThresholds, now: Date): SourceHealth {
+  const stored = count(db, 'SELECT count(*) AS n FROM locations WHERE source_id = ?', source.id);
+  const failed = count(db, 'SELECT count(*) AS n FROM failures WHERE source_id = ?', source.id);
+  const completed = source.last_run_completed_at;
+  const ageSeconds = completed === null ? null : Math.max(0, (now.getTime() - completed) / 1000);
+  const sync =
+    ageSeconds === null
+      ? check('sync', 'fail', 'never completed a sync')
+      : check(
+          'sync',
+          ageSeconds >= t.syncFailAfter ? 'fail' : ageSeconds >= t.syncWarnAfter ? 'warn' : 'ok',
+          `last completed sync ${age(ageSeconds)} ago`,
+          Math.round(ageSeconds),
+        );
+  const seen = completed === null ? null : source.last_seen_count;
+  const counted =
+    seen === null
+      ? check('source_count', 'ok', 'the source has not reported a count')
+      : check(
+          'source_count',
+          seen === stored + failed ? 'ok' : 'warn',
+          `${seen} seen at the source, ${stored} stored, ${failed} failed`,
+          seen - stored - failed,
+        );
+  return {
+    path: source.path,
+    kind: source.kind,
+    lastSyncAt: completed === null ? null : new Date(completed).toISOString(),
+    lastSyncAgeSeconds: ageSeconds === null ? null : Math.round(ageSeconds),
+    seenAtSource: seen,
+    stored,
+    failed,
+    checks: [sync, counted],
+  };
+}
+
+interface SourceRow {
+  id: number;
+  path: string;
+  kind: string;
+  last_run_completed_at: number | null;
+  last_seen_count: number | null;
+}
+
+function inboxHealth(
+  db: Db,
+  inbox: { id: number; name: string },
+  t: HealthThresholds,
+  now: Date,
+  options: HealthOptions,
+): InboxHealth {
+  const messages = count(db, 'SELECT count(*) AS n FROM messages WHERE inbox_id = ?', inbox.id);
+  const unindexed = count(
+    db,
+    `SELECT count(*) AS n FROM messages m
+     WHERE m.inbox_id = ? AND NOT EXISTS (SELECT 1 FROM keyword_docs d WHERE d.rowid = m.id)`,
+    inbox.id,
+  );
+  const unindexedStatus: CheckStatus =
+    t.unindexedFail !== null && unindexed >= t.unindexedFail
+      ? 'fail'
+      : unindexed >= t.unindexedWarn && unindexed > 0
+        ? 'warn'
+        : 'ok';
+  const checks = [
+    check(
+      'unindexed',
+      unindexedStatus,
+      `${unindexed} of ${messages} stored messages not in the keyword index`,
+      unindexed,
+    ),
+  ];
+
+  let embeddingBacklog: number | null = null;
+  if (!options.embedder) checks.push(check('embedding_backlog', 'ok', 'no embedder configured'));
+  else {
+    embeddingBacklog = options.embedder.backlog(inbox.name);
+    recordBacklogSample(db, inbox.name, embeddingBacklog, now);
+    const growing = backlogGrowingSeconds(db, inbox.name, now);
+    const error = options.embedder.lastError();
+    const problems = [
+      embeddingBacklog > t.backlogWarn ? `over ${t.backlogWarn}` : '',
+      growing >= t.backlogGrowingFor ? `growing for ${age(growing)}` : '',
+      error ? `last error: ${error}` : '',
+    ].filter(Boolean);
+    checks.push(
+      check(
+        'embedding_backlog',
+        problems.length > 0 ? 'warn' : 'ok',
+        `${embeddingBacklog} chunk(s) waiting for ${options.embedder.name}${problems.length ? `: ${problems.join('; ')}` : ''}`,
+        embeddingBacklog,
+      ),
+    );
+  }
+
+  const reasons = sql(
+    db,
+    'SELECT f.reason FROM failures f JOIN sources s ON s.id = f.source_id WHERE s.inbox_id = ?',
+  )
+    .pluck()
+    .all(inbox.id) as string[];
+  const groups = new Map<string, number>();
+  for (const reason of reasons) groups.set(reasonGroup(reason), (groups.get(reasonGroup(reason)) ?? 0) + 1);
+  const failuresByReason = [...groups]
+    .map(([reason, n]) => ({ reason, count: n }))
+    .sort((a, b) => b.count - a.count || (a.reason < b.reason ? -1 : 1));
+  checks.push(
+    check(
+      'ingest_failures',
+      t.failuresWarn !== null && reasons.length >= t.failuresWarn && reasons.length > 0 ? 'warn' : 'ok',
+      reasons.length === 0
+        ? 'no ingest failures'
+        : `${reasons.length} failure(s): ${failuresByReason.map((g) => `${g.count}× ${g.reason}`).join('; ')}`,
+      reasons.length,
+    ),
+  );
+
+  const sources = (
+    sql(db, 'SELECT * FROM sources WHERE inbox_id = ? ORDER BY path').all(inbox.id) as SourceRow[]
+  ).map((s) => sourceHealth(db, s, t, now));
+  return { inbox: inbox.name, messages, unindexed, embeddingBacklog, failuresByReason, checks, sources };
+}
+
+/** Missing rows are the `unindexed` check's business (with its own threshold); the rest is corruption. */
+const MISSING_FROM_INDEX = 'messages missing from the index';
+
+function consistencyCheck(db: Db): HealthCheck {
+  try {
+    const problems = checkIndex(db).problems.filter((p) => !p.startsWith(MISSING_FROM_INDEX));
+    return problems.length === 0
+      ? check('index_consistency', 'ok', 'store and keyword index agree', 0)
+      : check('index_consistency', 'fail', problems.join('; '), problems.length);
+  } catch (error) {
+    return check('index_consistency', 'fail', `cannot check the keyword index: ${(error as Error).message}`);
+  }
+}
+
+/** Runs every check. With an embedder, records a backlog sample (growth needs history). */
+export function checkHealth(
+  target: Mailsift | Db,
+  thresholds: HealthThresholds,
+  now: Date = new Date(),
+  options: HealthOptions = {},
+): HealthReport {
+  const db = target instanceof Mailsift ? target.archive.db : target;
+  const inboxes = (
+    sql(db, 'SELECT id, name FROM inboxes ORDER BY name').all() as Array<{ id: number; name: string }>
+  ).map((inbox) => inboxHealth(db, inbox, thresholds, now, options));
+  const checks = options.consistency === false ? [] : [consistencyCheck(db)];
+  return {
+    status: worst(eachCheck({ checks, inboxes }).map((c) => c.check.status)),
+    checkedAt: now.toISOString(),
+    checks,
+    inboxes,
+  };
+}
+
+export interface ScopedCheck {
+  /** Stable identity of the check across reports: `archive/name`, `inbox/name`, `inbox/source/name`. */
+  readonly key: string;
+  readonly inbox: string | null;
+  readonly source: string | null;
+  readonly check: HealthCheck;
+}
+
+/** Every check of a report with its scope, archive-wide first. */
+export function eachCheck(report: Pick<HealthReport, 'checks' | 'inboxes'>): ScopedCheck[] {
+  const list: ScopedCheck[] = report.checks.map((c) => ({
+    key: `archive/${c.name}`,
+    inbox: null,
+    source: null,
+    check: c,
+  }));
+  for (const inbox of report.inboxes) {
+    for (const c of inbox.checks)
+      list.push({ key: `${inbox.inbox}/${c.name}`, inbox: inbox.inbox, source: null, check: c });
+    for (const source of inbox.sources)
+      for (const c of source.checks)
+        list.push({
+          key: `${inbox.inbox}/${source.path}/${c.name}`,
+          inbox: inbox.inbox,
+          source: source.path,
+          check: c,
+        });
+  }
+  return list;
+}

@@ -1,0 +1,41 @@
+// Pipeline health: checks per inbox and source, thresholds and their loader, alert
+// transitions with webhook delivery, the watch loop, and Prometheus metrics.
+
+export { type Alert, AlertTracker, type WebhookOptions, WebhookSender } from './alerts.js';
+export {
+  backlogGrowingSeconds,
+  type EmbedderProbe,
+  ensureHealthTables,
+  recordBacklogSample,
+} from './backlog.js';
+export {
+  type CheckName,
+  type CheckStatus,
+  checkHealth,
+  eachCheck,
+  type HealthCheck,
+  type HealthOptions,
+  type HealthReport,
+  type InboxHealth,
+  reasonGroup,
+  type ScopedCheck,
+  type SourceHealth,
+  worst,
+} from './checks.js';
+export { MailsiftMetrics } from './metrics.js';
+export {
+  DEFAULT_THRESHOLDS,
+  type HealthConfigSources,
+  type HealthThresholds,
+  loadHealthThresholds,
+  parseDuration,
+} from './thresholds.js';
+export {
+  type CycleResult,
+  recordedSources,
+  type SyncPlan,
+  startWatch,
+  type Watcher,
+  type WatchOptions,
+  watchCycle,
+} from './watch.js';

@@ -1,0 +1,136 @@
+// Health thresholds: defaults, and the loader surfaces call to read them from
+// mailsift.config.json (key `health`) and MAILSIFT_HEALTH_* variables. The engine reads none.
+
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { z } from 'zod';
+import { MailsiftError } from '../core/errors.js';
+
+export interface HealthThresholds {
+  /** Seconds since the last completed sync before a source warns / fails. */
+  readonly syncWarnAfter: number;
+  readonly syncFailAfter: number;
+  /** Chunks waiting for an embedder before the backlog warns. */
+  readonly backlogWarn: number;
+  /** Seconds a backlog may keep growing before it warns. */
+  readonly backlogGrowingFor: number;
+  /** Stored-but-unindexed messages that warn / fail (null: never). */
+  readonly unindexedWarn: number;
+  readonly unindexedFail: number | null;
+  /** Ingest failures in an inbox that warn (null: failures are reported, never alarming). */
+  readonly failuresWarn: number | null;
+}
+
+export const DEFAULT_THRESHOLDS: HealthThresholds = {
+  syncWarnAfter: 3600,
+  syncFailAfter: 86_400,
+  backlogWarn: 1000,
+  backlogGrowingFor: 900,
+  unindexedWarn: 1,
+  unindexedFail: null,
+  failuresWarn: null,
+};
+
+const UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };
+
+/** Seconds from `90`, `90s`, `15m`, `1h`, `2d`. */
+export function parseDuration(value: string | number, param: string): number {
+  const match = typeof value === 'number' ? null : /^\s*(\d+(?:\.\d+)?)\s*([smhd]?)\s*$/.exec(value);
+  const seconds =
+    typeof value === 'number' ? value : match ? Number(match[1]) * (UNITS[match[2] || 's'] ?? 1) : NaN;
+  if (!Number.isFinite(seconds) || seconds <= 0)
+    throw new MailsiftError(
+      'invalid_argument',
+      `${param} must be a duration like 90s, 15m, 1h or 2d, got '${value}'`,
+      {
+        param,
+      },
+    );
+  return seconds;
+}
+
+const DURATIONS = ['syncWarnAfter', 'syncFailAfter', 'backlogGrowingFor'] as const;
+const COUNTS = ['backlogWarn', 'unindexedWarn', 'unindexedFail', 'failuresWarn'] as const;
+const NULLABLE = new Set<string>(['unindexedFail', 'failuresWarn']);
+
+const duration = z.union([z.number().positive(), z.string().min(1)]);
+const healthSchema = z
+  .strictObject({
+    ...Object.fromEntries(DURATIONS.map((k) => [k, duration.optional()])),
+    ...Object.fromEntries(COUNTS.map((k) => [k, z.number().int().min(0).nullable().optional()])),
+  })
+  .optional();
+
+const envName = (key: string): string =>
+  `MAILSIFT_HEALTH_${key.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`;
+
+export interface HealthConfigSources {
+  readonly env?: NodeJS.ProcessEnv;
+  /** Config file; default MAILSIFT_CONFIG, else ./mailsift.config.json when it exists. */
+  readonly configPath?: string;
+  readonly cwd?: string;
+}
+
+function readConfigFile(sources: HealthConfigSources, env: NodeJS.ProcessEnv): Record<string, unknown> {
+  const explicit = sources.configPath ?? env.MAILSIFT_CONFIG;
+  const path = resolve(sources.cwd ?? process.cwd(), explicit ?? 'mailsift.config.json');
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if (explicit === undefined && (error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw new MailsiftError('not_found', `cannot read config file ${path}`, { param: path, cause: error });
+  }
+  try {
+    return JSON.parse(text) as Record<string, unknown>;
+  } catch (error) {
+    throw new MailsiftError('bad_format', `config file ${path} is not valid JSON`, {
+      param: path,
+      cause: error,
+    });
+  }
+}
+
+/** Thresholds from defaults, then the config file's `health` key, then MAILSIFT_HEALTH_* variables. */
+export function loadHealthThresholds(sources: HealthConfigSources = {}): HealthThresholds {
+  const env = sources.env ?? process.env;
+  const file = healthSchema.safeParse(readConfigFile(sources, env).health);
+  if (!file.success) {
+    const issue = file.error.issues[0];
+    const field = `health.${issue?.path.join('.') ?? ''}`;
+    throw new MailsiftError('bad_format', `config ${field}: ${issue?.message ?? 'invalid'}`, {
+      param: field,
+    });
+  }
+  const merged: Record<string, number | null> = { ...DEFAULT_THRESHOLDS };
+  const fromFile = (file.data ?? {}) as Record<string, string | number | null | undefined>;
+  for (const key of [...DURATIONS, ...COUNTS]) {
+    const name = envName(key);
+    const raw = env[name] !== undefined ? env[name] : fromFile[key];
+    if (raw === undefined) continue;
+    const param = env[name] !== undefined ? name : `health.${key}`;
+    if (raw === null || (NULLABLE.has(key) && raw === 'off')) {
+      if (!NULLABLE.has(key))
+        throw new MailsiftError('invalid_argument', `${param} cannot be turned off`, { param });
+      merged[key] = null;
+    } else if ((DURATIONS as readonly string[]).includes(key)) merged[key] = parseDuration(raw, param);
+    else {
+      const count = Number(raw);
+      if (!Number.isInteger(count) || count < 0)
+        throw new MailsiftError('invalid_argument', `${param} must be a non-negative integer, got '${raw}'`, {
+          param,
+        });
+      merged[key] = count;
+    }
+  }
+  const thresholds = merged as unknown as HealthThresholds;
+  if (thresholds.syncFailAfter < thresholds.syncWarnAfter)
+    throw new MailsiftError(
+      'invalid_argument',
+      'health.syncFailAfter must not be shorter than syncWarnAfter',
+      {
+        param: 'health.syncFailAfter',
+      },
+    );
+  return thresholds;
+}

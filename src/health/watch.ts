@@ -1,0 +1,99 @@
+// The watch loop behind `mailsift watch`: re-sync the sources, run the checks, and raise an
+// alert for each check that turned `fail` or recovered since the previous cycle.
+
+import { describeError } from '../core/errors.js';
+import type { Mailsift } from '../engine.js';
+import { sql } from '../store/index.js';
+import { type Alert, AlertTracker, type WebhookSender } from './alerts.js';
+import type { EmbedderProbe } from './backlog.js';
+import { checkHealth, type HealthReport } from './checks.js';
+import type { HealthThresholds } from './thresholds.js';
+
+export interface SyncPlan {
+  readonly inbox: string;
+  readonly paths: readonly string[];
+}
+
+export interface WatchOptions {
+  /** What to re-sync; default: every source recorded in the archive, into its own inbox. */
+  readonly plan?: readonly SyncPlan[];
+  readonly thresholds: HealthThresholds;
+  readonly tracker?: AlertTracker;
+  readonly webhook?: WebhookSender;
+  readonly embedder?: EmbedderProbe;
+  /** Clock for the checks (tests inject it to age a source). */
+  readonly now?: () => Date;
+}
+
+export interface CycleResult {
+  readonly report: HealthReport;
+  readonly alerts: readonly Alert[];
+  /** Sources that could not be synced, with the reason; their sync check will age. */
+  readonly syncErrors: ReadonlyArray<{ readonly inbox: string; readonly error: string }>;
+}
+
+/** Every source the archive knows, grouped by inbox. */
+export function recordedSources(engine: Mailsift): SyncPlan[] {
+  const rows = sql(
+    engine.archive.db,
+    'SELECT i.name AS inbox, s.path FROM sources s JOIN inboxes i ON i.id = s.inbox_id ORDER BY i.name, s.path',
+  ).all() as Array<{ inbox: string; path: string }>;
+  const byInbox = new Map<string, string[]>();
+  for (const row of rows) byInbox.set(row.inbox, [...(byInbox.get(row.inbox) ?? []), row.path]);
+  return [...byInbox].map(([inbox, paths]) => ({ inbox, paths }));
+}
+
+export async function watchCycle(
+  engine: Mailsift,
+  options: WatchOptions & { tracker: AlertTracker },
+): Promise<CycleResult> {
+  const syncErrors: Array<{ inbox: string; error: string }> = [];
+  for (const { inbox, paths } of options.plan ?? recordedSources(engine)) {
+    try {
+      await engine.ingest(paths, { inbox });
+    } catch (error) {
+      syncErrors.push({ inbox, error: describeError(error) });
+    }
+  }
+  const report = checkHealth(engine, options.thresholds, options.now?.() ?? new Date(), {
+    ...(options.embedder ? { embedder: options.embedder } : {}),
+  });
+  const alerts = options.tracker.observe(report);
+  for (const alert of alerts) options.webhook?.send(alert);
+  return { report, alerts, syncErrors };
+}
+
+export interface Watcher {
+  /** Finishes the running cycle, then stops. */
+  stop(): Promise<void>;
+}
+
+/** Runs a cycle now and then every `intervalMs` after the previous one ends. */
+export function startWatch(
+  engine: Mailsift,
+  options: WatchOptions & {
+    intervalMs: number;
+    onCycle: (result: CycleResult) => void;
+    onError: (error: unknown) => void;
+  },
+): Watcher {
+  const tracker = options.tracker ?? new AlertTracker();
+  let stopped = false;
+  let timer: NodeJS.Timeout | null = null;
+  let current: Promise<void> = Promise.resolve();
+  const tick = (): void => {
+    current = watchCycle(engine, { ...options, tracker })
+      .then(options.onCycle, options.onError)
+      .finally(() => {
+        if (!stopped) timer = setTimeout(tick, options.intervalMs);
+      });
+  };
+  tick();
+  return {
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await current;
+    },
+  };
+}
