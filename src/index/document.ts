@@ -21,7 +21,7 @@ const ATTACHMENT_INDEX_CHARS = 20_000;
  * Each attachment's name, the headers of an attached message, and the extracted text when
  * extraction succeeded, in attachment order and capped as a whole.
  */
-function attachmentText(message: StoredMessage): string {
+function attachmentText(message: IndexableMessage): string {
   const parts: string[] = [];
   let size = 0;
   for (const attachment of message.attachments) {
@@ -48,6 +48,9 @@ const MIN_FUZZY_WORD = 3;
 /** Quoted history is a low-weight fallback; its first part carries nearly all its value. */
 const QUOTED_INDEX_CHARS = 8_000;
 
+/** What the keyword index reads of a message: available before it is stored, too. */
+export type IndexableMessage = Pick<StoredMessage, 'from' | 'to' | 'cc' | 'bcc' | 'subject' | 'cleaned' | 'attachments' | 'auth'>;
+
 /** The original text behind each highlightable field. */
 export interface FieldTexts {
   readonly from: string;
@@ -73,7 +76,7 @@ export function formatAddress(address: Address): string {
   return address.address ? `${address.name} <${address.address}>` : address.name;
 }
 
-export function fieldTexts(message: StoredMessage): FieldTexts {
+export function fieldTexts(message: IndexableMessage): FieldTexts {
   const cleaned = message.cleaned;
   const forwarded = cleaned.forwarded.map((block) =>
     [block.from, block.subject, block.text].filter((part): part is string => !!part).join('\n'),
@@ -103,7 +106,7 @@ export function messageLanguage(texts: FieldTexts): Language | null {
   return detectLanguage(texts.text || texts.subject);
 }
 
-export function analyseDocument(message: StoredMessage): IndexedDocument {
+export function analyseDocument(message: IndexableMessage): IndexedDocument {
   const texts = fieldTexts(message);
   const language = messageLanguage(texts);
   const ident = identifierAnalyzer();

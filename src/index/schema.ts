@@ -74,6 +74,19 @@ const CREATE = `
   CREATE TABLE IF NOT EXISTS keyword_terms (term TEXT PRIMARY KEY) WITHOUT ROWID;
   CREATE TABLE IF NOT EXISTS keyword_languages (language TEXT PRIMARY KEY) WITHOUT ROWID;
   CREATE TABLE IF NOT EXISTS keyword_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+  -- Relevance orders frozen when a first page was served, so later pages follow it while
+  -- mail arrives or goes (src/search/snapshot.ts). Disposable: expired rows are pruned on write.
+  CREATE TABLE IF NOT EXISTS search_snapshots (
+    id TEXT PRIMARY KEY,
+    created_at INTEGER NOT NULL,
+    inbox_id INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    fingerprint TEXT NOT NULL,
+    complete INTEGER NOT NULL,
+    ranked BLOB NOT NULL,
+    threads TEXT
+  );
+  CREATE INDEX IF NOT EXISTS search_snapshots_created ON search_snapshots (created_at);
 `;
 
 export type IndexState = 'ready' | 'stale';
@@ -115,6 +128,7 @@ export function dropKeywordTables(db: Db): void {
     'keyword_docs',
     'keyword_terms',
     'keyword_languages',
+    'search_snapshots',
   ]) {
     db.exec(`DROP TABLE IF EXISTS ${table}`);
   }

@@ -231,9 +231,10 @@ async function prepareEntry(context: RunContext, entry: SourceEntry): Promise<Ou
     const bytes = await entry.read();
     const copyOf = context.store.findByRaw(context.inbox, sha256(bytes));
     if (copyOf !== undefined) return { kind: 'stored', rowid: copyOf, bytes: bytes.length };
+    // The pool may move `bytes` to a worker: only `prepared` is read after this point.
     const prepared = await context.pool.prepare(bytes, entry.fileTime);
     const extractions = await extractAttachments(context, prepared.toExtract);
-    return { kind: 'stored', prepared, extractions, bytes: bytes.length };
+    return { kind: 'stored', prepared, extractions, bytes: prepared.rawSize };
   } catch (error) {
     return { kind: 'failed', reason: describeError(error) };
   }

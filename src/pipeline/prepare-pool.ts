@@ -61,7 +61,11 @@ class WorkerPreparePool implements PreparePool {
     const worker = this.workers[id % this.workers.length] as Worker;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      worker.postMessage({ id, bytes, fileTime: fileTime?.getTime() ?? null });
+      // A buffer that owns its whole ArrayBuffer (what a file read returns) moves to the
+      // worker without a copy; a slice of a shared pool (mbox chunks) is copied.
+      const owned = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+      const transfer = owned ? [bytes.buffer as ArrayBuffer] : [];
+      worker.postMessage({ id, bytes, fileTime: fileTime?.getTime() ?? null }, transfer);
     });
   }
 

@@ -6,6 +6,7 @@ import { deflateRawSync } from 'node:zlib';
 import { sniffType } from '../attachments/index.js';
 import { cleanMessage } from '../clean/index.js';
 import type { ParsedAttachment, ParsedMessage } from '../core/types.js';
+import { precomputeKeywordDocument } from '../index/index.js';
 import { parseMessage } from '../parse/index.js';
 import type { ExtractionRequest, PreparedMessage } from '../store/records.js';
 
@@ -15,6 +16,7 @@ const DEFLATE_LEVEL = 1;
 export async function prepareMessage(bytes: Buffer, fileTime: Date | null): Promise<PreparedMessage> {
   const parsed = await parseMessage(bytes, { fileTime });
   const cleaned = cleanMessage({ text: parsed.text, html: parsed.html });
+  const attachments = parsed.attachments.map(({ content: _content, ...meta }) => meta);
   return {
     rawSha256: sha256(bytes),
     rawSize: bytes.length,
@@ -36,10 +38,15 @@ export async function prepareMessage(bytes: Buffer, fileTime: Date | null): Prom
     listId: parsed.listId,
     headerLabels: parsed.labels,
     warnings: parsed.warnings,
-    attachments: parsed.attachments.map(({ content: _content, ...meta }) => meta),
+    attachments,
     toExtract: parsed.attachments.map(extractionRequest),
     cleaned,
     bodyDeflated: deflateRawSync(Buffer.from(JSON.stringify(cleaned)), { level: DEFLATE_LEVEL }),
+    precomputed: precomputeKeywordDocument({
+      ...parsed,
+      cleaned,
+      attachments: attachments.map((meta) => ({ ...meta, extraction: null })),
+    }),
   };
 }
 

@@ -4,6 +4,7 @@
 
 import Database from 'better-sqlite3';
 import { MailsiftError } from '../core/errors.js';
+import type { PreparedMessage } from './records.js';
 import { MIGRATIONS } from './schema.js';
 
 export type Db = Database.Database;
@@ -17,8 +18,10 @@ export interface IndexHook {
   /**
    * Called after a message row (and its attachments) is inserted, and again whenever what
    * is indexed about it changes (re-extracted attachment text): it must replace, not add.
+   * At ingest it also gets the prepared message, with whatever the hook precomputed off the
+   * main thread under its name in `prepared.precomputed`.
    */
-  onInsert?(db: Db, messageRowid: number): void;
+  onInsert?(db: Db, messageRowid: number, prepared?: PreparedMessage): void;
   /** Called before a message row is deleted, while it is still readable. */
   onDelete?(db: Db, messageRowid: number): void;
 }

@@ -296,7 +296,7 @@ export class MessageStore {
       );
     });
     addToThreadCount(db, inbox.id, threadId, 1);
-    for (const hook of this.archive.hooks) hook.onInsert?.(db, rowid);
+    for (const hook of this.archive.hooks) hook.onInsert?.(db, rowid, message);
     return rowid;
   }
 

@@ -40,6 +40,8 @@ export interface PreparedMessage {
   readonly toExtract: readonly ExtractionRequest[];
   readonly cleaned: CleanedBody;
   readonly bodyDeflated: Buffer;
+  /** Work an index did in the prepare worker, keyed by its IndexHook name (plain data). */
+  readonly precomputed: Readonly<Record<string, unknown>>;
 }
 
 /** An attachment handed to text extraction, or one whose outcome is known without it (images, oversized). */
