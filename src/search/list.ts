@@ -127,6 +127,8 @@ export function listMessages(db: Db, params: unknown): ListResult {
             origin: 0,
             watermark: 0,
             position: { score: 0, date: last.date, rowid: last.rowid },
+            snapshot: null,
+            offset: 0,
           })
         : null;
     const messages = page.map((r) => messageItem(loadMessage(db, r.rowid) as StoredMessage));

@@ -1,10 +1,11 @@
 // Opaque page tokens: a signed payload carrying everything the next page needs (recency
-// origin, watermark, keyset position), bound to its query fingerprint and inbox.
+// origin, watermark, keyset position, frozen ranking and offset), bound to its query
+// fingerprint and inbox.
 
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { MailsiftError } from '../core/errors.js';
 
-const TOKEN_VERSION = 1;
+const TOKEN_VERSION = 2;
 /** Longest token accepted: real ones stay under 400 characters. */
 const MAX_TOKEN_CHARS = 2048;
 
@@ -26,6 +27,10 @@ export interface PagePayload {
   /** Highest message rowid that existed when page 1 was served: later arrivals stay out. */
   readonly watermark: number;
   readonly position: KeysetPosition;
+  /** The frozen ranking later pages follow (search_snapshots.id), or null to rank live. */
+  readonly snapshot: string | null;
+  /** Entries of the snapshot already served or passed over. */
+  readonly offset: number;
 }
 
 /** A short hash of everything that defines the result set, so a token cannot be replayed on another query. */
@@ -50,6 +55,8 @@ export function encodePageToken(secret: string, payload: PagePayload): string {
       p.score,
       p.date,
       p.rowid,
+      payload.snapshot,
+      payload.offset,
     ]),
   ).toString('base64url');
   return `${body}.${mac(secret, body).toString('base64url')}`;
@@ -79,9 +86,9 @@ export function decodePageToken(
   } catch {
     throw invalid('is malformed');
   }
-  if (!Array.isArray(fields) || fields.length !== 9 || fields[0] !== TOKEN_VERSION)
+  if (!Array.isArray(fields) || fields.length !== 11 || fields[0] !== TOKEN_VERSION)
     throw invalid('is from another version');
-  const [, kind, print, inbox, origin, watermark, score, date, rowid] = fields as [
+  const [, kind, print, inbox, origin, watermark, score, date, rowid, snapshot, offset] = fields as [
     number,
     string,
     string,
@@ -90,11 +97,22 @@ export function decodePageToken(
     number,
     number,
     number,
+    number,
+    string | null,
     number,
   ];
   if (inbox !== expected.inbox) throw invalid('belongs to another inbox');
   if (!expected.kinds.includes(kind) || print !== expected.fingerprint) {
     throw invalid('belongs to another query; pass the same query and filters as the first page');
   }
-  return { kind, fingerprint: print, inbox, origin, watermark, position: { score, date, rowid } };
+  return {
+    kind,
+    fingerprint: print,
+    inbox,
+    origin,
+    watermark,
+    position: { score, date, rowid },
+    snapshot,
+    offset,
+  };
 }

@@ -11,8 +11,8 @@
 // older mail cannot catch up needs an upper bound on bm25; FTS5's, idf·(k1+1) per phrase,
 // is 1.2–1.6× real top scores, so it only stops when recency alone separates that much.
 // What paid off: filtering and grouping through the compact keyword_docs rows instead of
-// the wide messages rows and the label table (two-word p50 128 → 23 ms), and caching
-// rankings per connection for deep pages (rank-cache.ts).
+// the wide messages rows and the label table (two-word p50 128 → 23 ms). Deep pages read
+// the order frozen for page 1 (snapshot.ts) instead of ranking again.
 
 import { COLUMNS, type Column } from '../index/index.js';
 import { type Db, sql } from '../store/index.js';
@@ -51,6 +51,8 @@ export interface RankedRow {
   readonly rowid: number;
   readonly date: number;
   readonly score: number;
+  /** Thread mode: "inboxId:threadId" of the thread the row stands for. */
+  readonly thread?: string;
 }
 
 /** "Now" floored to the hour: pages served within the hour share one origin, and the token carries it. */
@@ -140,9 +142,34 @@ export function rankThreads(
 ): RankedRow[] {
   const text = `
     WITH hits AS MATERIALIZED (${baseSql(ctx)}), ${ANCHOR},
-      threads AS (SELECT rowid, date, threadId, max(score) AS score FROM hits GROUP BY inboxId, threadId)
-    SELECT rowid, date, score FROM threads, anchor WHERE ${KEYSET} ${ORDER} LIMIT @n`;
+      threads AS (SELECT rowid, date, inboxId, threadId, max(score) AS score FROM hits GROUP BY inboxId, threadId)
+    SELECT rowid, date, score, inboxId || ':' || threadId AS thread FROM threads, anchor
+    WHERE ${KEYSET} ${ORDER} LIMIT @n`;
   return sql(db, text).all(binds(ctx, match, position, { n })) as RankedRow[];
+}
+
+/**
+ * The newest message of a thread that still matches and may be shown: a thread's place
+ * in a frozen order outlives the deletion of the message that earned it.
+ */
+export function threadMember(
+  db: Db,
+  ctx: RankContext,
+  match: string,
+  inboxId: number,
+  threadId: string,
+): { rowid: number; date: number } | undefined {
+  const text = `
+    SELECT d.rowid AS rowid, d.date AS date FROM messages m JOIN keyword_docs d ON d.rowid = m.id
+    WHERE m.inbox_id = @memberInbox AND m.thread_id = @thread AND m.id <= @watermark
+      ${ctx.after !== null ? 'AND d.date >= @after' : ''}
+      ${ctx.before !== null ? 'AND d.date < @before' : ''}
+      AND d.untrusted = 0 AND d.excluded = 0
+      AND EXISTS (SELECT 1 FROM keyword_index WHERE keyword_index MATCH @match AND rowid = d.rowid)
+    ORDER BY d.date DESC, d.rowid DESC LIMIT 1`;
+  return sql(db, text).get(binds(ctx, match, null, { memberInbox: inboxId, thread: threadId })) as
+    | { rowid: number; date: number }
+    | undefined;
 }
 
 /**

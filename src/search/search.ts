@@ -1,5 +1,6 @@
 // Relevance search over messages or threads: validate, plan, rank in two phases (exact,
-// then fuzzy fill when exact matching leaves the page short), attribute, and page.
+// then fuzzy fill when exact matching leaves the page short), attribute, and page through
+// an order frozen when the phase began (snapshot.ts).
 
 import { isLanguage, parseQuery, type QueryGroup } from '../analysis/index.js';
 import { MailsiftError } from '../core/errors.js';
@@ -7,7 +8,7 @@ import { assertIndexReady, type Column, indexedLanguages, indexSecret } from '..
 import { type Db, inboxByName } from '../store/index.js';
 import { typoVariants } from './fuzzy.js';
 import { type MessageHit, messageHit, type Scored, scoreDetails, type ThreadHit, threadHit } from './hits.js';
-import { exactExpression, fuzzyExpression, highlightTerms } from './match.js';
+import { exactExpression, fuzzyExpression, type HighlightTerms, highlightTerms } from './match.js';
 import {
   decodePageToken,
   encodePageToken,
@@ -16,7 +17,6 @@ import {
   type PagePayload,
 } from './page-token.js';
 import { type SearchRequest, validateSearchParams } from './params.js';
-import { cachedRanking } from './rank-cache.js';
 import {
   columnContributions,
   type RankContext,
@@ -26,6 +26,8 @@ import {
   recencyFactor,
   recencyOrigin,
 } from './ranked-query.js';
+import { loadSnapshot, SNAPSHOT_ENTRIES, type SnapshotDraft, saveSnapshot, snapshotId } from './snapshot.js';
+import { type Mode, snapshotPage } from './snapshot-page.js';
 
 /** Time fuzzy fill may spend finding typo candidates before it is skipped (and reported). */
 export const FUZZY_BUDGET_MS = 40;
@@ -46,8 +48,15 @@ export interface ThreadSearchResult extends SearchEnvelope {
   readonly threads: ThreadHit[];
 }
 
-type Mode = 'messages' | 'threads';
 type Phase = 'exact' | 'fuzzy';
+
+/** Where a token says to continue: a phase, and a frozen order's offset or a live keyset position. */
+interface Cursor {
+  readonly phase: Phase;
+  readonly position: KeysetPosition;
+  readonly snapshot: string | null;
+  readonly offset: number;
+}
 
 interface Planned {
   readonly request: SearchRequest;
@@ -55,7 +64,7 @@ interface Planned {
   readonly ctx: RankContext;
   readonly print: string;
   readonly secret: string;
-  readonly start: { readonly phase: Phase; readonly position: KeysetPosition | null };
+  readonly start: { readonly phase: Phase; readonly cursor: Cursor | null };
 }
 
 interface PageRow extends RankedRow {
@@ -102,64 +111,146 @@ function plan(db: Db, params: unknown, mode: Mode): Planned {
     maxBoost: request.recency.maxBoost,
     halfLifeDays: request.recency.halfLifeDays,
   };
-  const start = token
-    ? {
-        phase: token.kind.endsWith(':fuzzy') ? ('fuzzy' as const) : ('exact' as const),
-        position: token.position,
-      }
-    : { phase: 'exact' as const, position: null };
-  return { request, groups, ctx, print, secret, start };
+  const phase: Phase = token?.kind.endsWith(':fuzzy') ? 'fuzzy' : 'exact';
+  const cursor = token
+    ? { phase, position: token.position, snapshot: token.snapshot, offset: token.offset }
+    : null;
+  return { request, groups, ctx, print, secret, start: { phase, cursor } };
 }
 
-const RANK_MESSAGES = cachedRanking('messages', rankMessages);
-const RANK_THREADS = cachedRanking('threads', rankThreads);
+/** A phase's rows for this page, and how the next page continues it. */
+interface PhaseRows {
+  readonly rows: RankedRow[];
+  readonly next: { readonly offset: number; readonly snapshot: string | null } | null;
+  /** The order to freeze, when this page starts a phase that goes on. */
+  readonly draft: SnapshotDraft | null;
+}
+
+/**
+ * One phase's rows. At its start the whole order (up to SNAPSHOT_ENTRIES) is ranked once
+ * and, when it goes past this page, drafted for freezing; a token naming a snapshot reads
+ * from it; a token without one (the archive could not be written) continues live.
+ */
+function phaseRows(
+  db: Db,
+  planned: Planned,
+  mode: Mode,
+  phase: Phase,
+  match: string,
+  cursor: Cursor | null,
+  n: number,
+): PhaseRows {
+  const { ctx } = planned;
+  const rank = mode === 'messages' ? rankMessages : rankThreads;
+  const kind = `${mode}:${phase}`;
+  if (cursor === null) {
+    const found = rank(db, ctx, match, null, SNAPSHOT_ENTRIES + 1);
+    if (found.length <= n) return { rows: found, next: null, draft: null };
+    const rows = found.slice(0, SNAPSHOT_ENTRIES);
+    const draft: SnapshotDraft = {
+      inboxId: ctx.inboxId,
+      kind,
+      fingerprint: planned.print,
+      rows,
+      threads: mode === 'threads' ? rows.map((r) => r.thread as string) : null,
+      complete: found.length <= SNAPSHOT_ENTRIES,
+    };
+    return { rows: found.slice(0, n), next: { offset: n, snapshot: snapshotId(draft) }, draft };
+  }
+  if (cursor.snapshot === null) {
+    const found = rank(db, ctx, match, cursor.position, n + 1);
+    return {
+      rows: found.slice(0, n),
+      next: found.length > n ? { offset: 0, snapshot: null } : null,
+      draft: null,
+    };
+  }
+  const frozen = loadSnapshot(db, cursor.snapshot, {
+    kind,
+    inboxId: ctx.inboxId,
+    fingerprint: planned.print,
+  });
+  const slice = snapshotPage(
+    db,
+    ctx,
+    mode,
+    match,
+    { frozen, offset: cursor.offset, position: cursor.position },
+    n,
+  );
+  return {
+    rows: slice.rows,
+    next: slice.more ? { offset: slice.offset, snapshot: cursor.snapshot } : null,
+    draft: null,
+  };
+}
+
+interface RankedPage {
+  readonly rows: PageRow[];
+  readonly degraded: string[];
+  readonly terms: HighlightTerms;
+  readonly next: (Omit<Cursor, 'position'> & { readonly draft: SnapshotDraft | null }) | null;
+}
 
 /** Ranks one page: exact hits first, then fuzzy fill if the exact ones run out. */
-function rankPage(db: Db, planned: Planned, mode: Mode) {
-  const { groups, ctx, request, start } = planned;
-  const rank = mode === 'messages' ? RANK_MESSAGES : RANK_THREADS;
+function rankPage(db: Db, planned: Planned, mode: Mode): RankedPage {
+  const { groups, request, start } = planned;
   const limit = request.limit;
   const degraded: string[] = [];
   const rows: PageRow[] = [];
-  let more = false;
+  let next: RankedPage['next'] = null;
   let variants = new Map<number, string[]>();
   if (groups.length > 0) {
     if (start.phase === 'exact') {
       const match = exactExpression(groups);
-      const found = rank(db, ctx, match, start.position, limit + 1);
-      more = found.length > limit;
-      for (const row of found.slice(0, limit)) rows.push({ ...row, phase: 'exact', match });
+      const part = phaseRows(db, planned, mode, 'exact', match, start.cursor, limit);
+      for (const row of part.rows) rows.push({ ...row, phase: 'exact', match });
+      if (part.next) next = { phase: 'exact', ...part.next, draft: part.draft };
     }
-    if (!more && rows.length < limit) {
+    if (next === null && rows.length < limit) {
       const fuzzy = typoVariants(db, groups, Date.now() + FUZZY_BUDGET_MS);
       if (!fuzzy.complete) degraded.push('fuzzy_fill');
       else if (fuzzy.variants.size > 0) {
         variants = fuzzy.variants;
         const match = fuzzyExpression(groups, variants);
-        const position = start.phase === 'fuzzy' ? start.position : null;
-        const need = limit - rows.length;
-        const found = rank(db, ctx, match, position, need + 1);
-        more = found.length > need;
-        for (const row of found.slice(0, need)) rows.push({ ...row, phase: 'fuzzy', match });
+        const cursor = start.phase === 'fuzzy' ? start.cursor : null;
+        const part = phaseRows(db, planned, mode, 'fuzzy', match, cursor, limit - rows.length);
+        for (const row of part.rows) rows.push({ ...row, phase: 'fuzzy', match });
+        if (part.next) next = { phase: 'fuzzy', ...part.next, draft: part.draft };
       }
     }
   }
-  const last = rows[rows.length - 1];
-  const nextPageToken =
-    more && last
-      ? encodePageToken(planned.secret, {
-          kind: `${mode}:${last.phase}`,
-          fingerprint: planned.print,
-          inbox: ctx.inboxId,
-          origin: ctx.origin,
-          watermark: ctx.watermark,
-          position: { score: last.score, date: last.date, rowid: last.rowid },
-        })
-      : null;
-  return { rows, nextPageToken, degraded, terms: highlightTerms(groups, variants) };
+  return { rows, next, degraded, terms: highlightTerms(groups, variants) };
 }
 
-function details(db: Db, planned: Planned, page: ReturnType<typeof rankPage>): Scored[] {
+/**
+ * The next page's token. A drafted order is frozen here, after the page's read
+ * transaction; when the archive cannot be written (read-only, or busy past the wait),
+ * the token continues on live scores and the page says `stable_paging` was skipped.
+ */
+function nextToken(db: Db, planned: Planned, mode: Mode, page: RankedPage): string | null {
+  const last = page.rows[page.rows.length - 1];
+  const next = page.next;
+  if (!next || !last) return null;
+  let snapshot = next.snapshot;
+  if (next.draft && snapshot !== null && !saveSnapshot(db, snapshot, next.draft)) {
+    snapshot = null;
+    page.degraded.push('stable_paging');
+  }
+  const { ctx } = planned;
+  return encodePageToken(planned.secret, {
+    kind: `${mode}:${next.phase}`,
+    fingerprint: planned.print,
+    inbox: ctx.inboxId,
+    origin: ctx.origin,
+    watermark: ctx.watermark,
+    position: { score: last.score, date: last.date, rowid: last.rowid },
+    snapshot,
+    offset: snapshot === null ? 0 : next.offset,
+  });
+}
+
+function details(db: Db, planned: Planned, page: RankedPage): Scored[] {
   const contributions = new Map<number, Record<Column, number>>();
   if (planned.request.explain) {
     const byMatch = new Map<string, number[]>();
@@ -185,31 +276,38 @@ function details(db: Db, planned: Planned, page: ReturnType<typeof rankPage>): S
   );
 }
 
-function envelope(planned: Planned, page: ReturnType<typeof rankPage>, count: number): SearchEnvelope {
+function envelope(
+  planned: Planned,
+  page: RankedPage,
+  nextPageToken: string | null,
+  count: number,
+): SearchEnvelope {
   return {
     count,
     limit: planned.request.limit,
-    nextPageToken: page.nextPageToken,
+    nextPageToken,
     ...(page.degraded.length > 0 ? { degraded: page.degraded } : {}),
   };
 }
 
 /** Relevance search returning messages. Params: see searchParamsSchema. */
 export function searchMessages(db: Db, params: unknown): MessageSearchResult {
-  return db.transaction(() => {
+  const { planned, page, messages } = db.transaction(() => {
     const planned = plan(db, params, 'messages');
     const page = rankPage(db, planned, 'messages');
-    const messages = details(db, planned, page).map(messageHit);
-    return { ...envelope(planned, page, messages.length), messages };
+    return { planned, page, messages: details(db, planned, page).map(messageHit) };
   })();
+  const token = nextToken(db, planned, 'messages', page);
+  return { ...envelope(planned, page, token, messages.length), messages };
 }
 
 /** Relevance search returning threads, each scored by (and highlighted from) its best message. */
 export function searchThreads(db: Db, params: unknown): ThreadSearchResult {
-  return db.transaction(() => {
+  const { planned, page, threads } = db.transaction(() => {
     const planned = plan(db, params, 'threads');
     const page = rankPage(db, planned, 'threads');
-    const threads = details(db, planned, page).map((scored) => threadHit(db, scored));
-    return { ...envelope(planned, page, threads.length), threads };
+    return { planned, page, threads: details(db, planned, page).map((scored) => threadHit(db, scored)) };
   })();
+  const token = nextToken(db, planned, 'threads', page);
+  return { ...envelope(planned, page, token, threads.length), threads };
 }
