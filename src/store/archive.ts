@@ -71,8 +71,10 @@ function configure(db: Db, readonly: boolean): void {
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
-  db.pragma('cache_size = -65536');
-  db.pragma('mmap_size = 268435456');
+  // Page cache and memory map are both bounded so an ingest of any size stays inside its
+  // memory budget: mapped pages count towards RSS as the file is read.
+  db.pragma('cache_size = -32768');
+  db.pragma('mmap_size = 67108864');
   db.pragma('temp_store = MEMORY');
 }
 

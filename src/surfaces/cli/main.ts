@@ -60,6 +60,12 @@ for (const register of [
   }
 }
 
+// `mailsift search … | head` closes stdout early: that is the reader's choice, not a failure.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  throw error;
+});
+
 program.parseAsync(process.argv).catch((error: unknown) => {
   process.exitCode = reportError(error, Boolean(program.opts<GlobalOptions>().json));
 });

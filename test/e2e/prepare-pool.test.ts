@@ -1,0 +1,38 @@
+// The compiled prepare pool: a worker killed by a hostile message fails that message
+// alone, and the pool goes on with a fresh worker.
+
+import { describe, expect, it } from 'vitest';
+import { createPreparePool } from '../../dist/src/pipeline/prepare-pool.js';
+
+const plain = (n: number): Buffer =>
+  Buffer.from(
+    `Message-ID: <ok-${n}@pool.test>\r\nFrom: a@pool.test\r\nTo: b@pool.test\r\nSubject: fine ${n}\r\n` +
+      'Date: Mon, 06 Jan 2025 10:00:00 +0000\r\n\r\nA normal body.\r\n',
+  );
+
+/** A 40 MB base64 attachment: far more than a 48 MB worker heap can decode. */
+function heavy(): Buffer {
+  const chunk = `${'QUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFB'}\r\n`;
+  return Buffer.from(
+    'Message-ID: <heavy@pool.test>\r\nFrom: a@pool.test\r\nSubject: heavy\r\nMIME-Version: 1.0\r\n' +
+      'Content-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\nsee attached\r\n' +
+      '--b\r\nContent-Type: application/octet-stream\r\nContent-Transfer-Encoding: base64\r\n\r\n' +
+      chunk.repeat(Math.ceil((40 * 1024 * 1024) / chunk.length)) +
+      '--b--\r\n',
+  );
+}
+
+describe('the worker prepare pool', () => {
+  it('fails only the message that killed its worker and keeps preparing the rest', async () => {
+    const pool = createPreparePool(1, 48);
+    try {
+      const before = await pool.prepare(plain(1), null);
+      expect(before.subject).toBe('fine 1');
+      await expect(pool.prepare(heavy(), null)).rejects.toThrow(/parser worker/);
+      const after = await pool.prepare(plain(2), null);
+      expect(after.headerMessageId).toBe('ok-2@pool.test');
+    } finally {
+      await pool.close();
+    }
+  }, 60_000);
+});
