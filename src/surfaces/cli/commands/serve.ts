@@ -2,7 +2,7 @@
 
 import type { Command } from 'commander';
 import { Mailsift } from '../../../engine.js';
-import { ensureKeywordIndex } from '../../../index/index.js';
+import { loadHealthThresholds } from '../../../health/index.js';
 import { startServer } from '../../http/index.js';
 import { handleMcpHttp } from '../../mcp/index.js';
 import { nonNegativeInteger } from '../arguments.js';
@@ -35,8 +35,8 @@ export function registerServe(program: Command, globals: () => GlobalOptions): v
       const engine = Mailsift.open(dbPath(global));
       let running: Awaited<ReturnType<typeof startServer>>;
       try {
-        ensureKeywordIndex(engine.archive.db);
         running = await startServer(engine, {
+          health: { thresholds: loadHealthThresholds() },
           host: options.host,
           port: options.port,
           auth: options.auth,
