@@ -1,7 +1,7 @@
 // The README's main job: ingest the bundled sample mailbox into a fresh archive and
 // show what mailsift makes of it (status, a thread, searches with highlights).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -18,12 +18,11 @@ function run(title, args) {
   }
 }
 
-const searchAvailable = existsSync(join(import.meta.dirname, '..', 'dist', 'src', 'surfaces', 'cli', 'commands', 'search.js'));
 run('ingest', ['ingest', join(sample, 'Maildir'), join(sample, 'archive.mbox'), '--inbox', 'demo']);
 run('status', ['status']);
-if (searchAvailable) {
-  run('identifier search', ['search', 'INV-4471', '--inbox', 'demo', '--limit', '3']);
-  run('address prefix search', ['search', 'stripe.com', '--inbox', 'demo', '--limit', '3']);
-  run('body search', ['search', 'delivery schedule', '--inbox', 'demo', '--threads', '--limit', '3']);
-}
+run('identifier search', ['search', 'INV-4471', '--inbox', 'demo', '--limit', '3']);
+run('address prefix search', ['search', 'stripe.com', '--inbox', 'demo', '--limit', '3']);
+run('body search, by thread', ['search', 'delivery schedule', '--inbox', 'demo', '--threads', '--limit', '3']);
+run('filtered list', ['list', '--from', 'github', '--inbox', 'demo', '--limit', '3']);
+run('known questions', ['eval', join(sample, 'questions.yaml'), '--inbox', 'demo']);
 process.stdout.write(`\narchive left at ${db}\n`);
