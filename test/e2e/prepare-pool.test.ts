@@ -1,8 +1,15 @@
 // The compiled prepare pool: a worker killed by a hostile message fails that message
 // alone, and the pool goes on with a fresh worker.
 
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { createPreparePool } from '../../dist/src/pipeline/prepare-pool.js';
+import type * as PreparePoolModule from '../../src/pipeline/prepare-pool.js';
+
+// The worker script only exists in the build, so the pool is loaded from dist/ (npm test
+// builds before it runs the tests; the type check runs before the build).
+const built = pathToFileURL(join(import.meta.dirname, '..', '..', 'dist', 'src', 'pipeline', 'prepare-pool.js')).href;
+const { createPreparePool } = (await import(built)) as typeof PreparePoolModule;
 
 const plain = (n: number): Buffer =>
   Buffer.from(
