@@ -6,5 +6,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // The JSON report lets .ci/run print a one-line "N passed, N failed" summary.
+    reporters: ['default', ['json', { outputFile: '.cache/vitest-report.json' }]],
   },
 });
