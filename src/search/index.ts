@@ -4,6 +4,7 @@ export type { HighlightField, Highlights } from './highlights.js';
 export type { AttachmentSummary, Explanation, MessageHit, MessageItem, ThreadHit } from './hits.js';
 export { type ListResult, listMessages } from './list.js';
 export {
+  ATTACHMENT_FORMATS,
   DEFAULT_LIMIT,
   DEFAULT_RECENCY,
   type ListParams,

@@ -89,6 +89,19 @@ export function listMessages(db: Db, params: unknown): ListResult {
         `${request.hasAttachment ? '' : 'NOT '}EXISTS (SELECT 1 FROM attachments a WHERE a.message_rowid = m.id AND a.inline = 0)`,
       );
     }
+    if (request.attachmentType !== null) {
+      // Inline parts (signature logos, embedded images) are not what "carries a PDF" means.
+      const kind =
+        'format' in request.attachmentType
+          ? 't.format = @attachmentType'
+          : 't.detected_type GLOB @attachmentType';
+      where.push(
+        `EXISTS (SELECT 1 FROM attachments a JOIN attachment_texts t ON t.sha256 = a.sha256
+           WHERE a.message_rowid = m.id AND a.inline = 0 AND ${kind})`,
+      );
+      binds.attachmentType =
+        'format' in request.attachmentType ? request.attachmentType.format : request.attachmentType.mimeType;
+    }
     if (request.threadId !== null) {
       where.push(
         'm.thread_id IN (SELECT @thread UNION SELECT new_id FROM thread_aliases WHERE old_id = @thread)',

@@ -2,6 +2,7 @@
 // OpenAPI document) and their validation into typed requests with MailsiftError codes.
 
 import { z } from 'zod';
+import type { AttachmentFormat } from '../attachments/index.js';
 import { MailsiftError } from '../core/errors.js';
 
 /** Longest query accepted: agents paste identifiers and phrases, not documents. */
@@ -12,6 +13,35 @@ export const DEFAULT_LIMIT = 10;
 const dateParam = z
   .union([z.string(), z.date()])
   .describe('ISO 8601 date or date-time; an instant, compared with the message date');
+
+// A Record, so the compiler names any format extraction gains that this list misses.
+const FORMAT_NAMES: Record<AttachmentFormat, true> = {
+  pdf: true,
+  docx: true,
+  xlsx: true,
+  pptx: true,
+  odt: true,
+  ods: true,
+  odp: true,
+  rtf: true,
+  html: true,
+  text: true,
+  csv: true,
+  markdown: true,
+  ics: true,
+  vcard: true,
+  message: true,
+  zip: true,
+  tnef: true,
+  image: true,
+  other: true,
+};
+
+/** Extraction formats `attachmentType` accepts by name: every format extraction records. */
+export const ATTACHMENT_FORMATS = Object.keys(FORMAT_NAMES) as readonly AttachmentFormat[];
+
+/** A MIME type (`application/pdf`) or a whole top-level type (`image/*`). */
+const MIME_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]*\/([a-z0-9][a-z0-9!#$&^_.+-]*|\*)$/;
 
 const limitParam = z.number().int().min(1).max(MAX_LIMIT).describe(`results per page, 1–${MAX_LIMIT}`);
 
@@ -50,6 +80,14 @@ export const listParamsSchema = z.strictObject({
   before: dateParam.optional(),
   after: dateParam.optional(),
   hasAttachment: z.boolean().optional(),
+  attachmentType: z
+    .string()
+    .min(1)
+    .max(127)
+    .optional()
+    .describe(
+      `a non-inline attachment of this kind: an extraction format (${ATTACHMENT_FORMATS.join(', ')}) or its detected MIME type (application/pdf, image/*)`,
+    ),
   threadId: z.string().min(1).optional(),
   ascending: z.boolean().optional().describe('oldest first'),
   includeSpam: z.boolean().optional(),
@@ -79,6 +117,9 @@ export interface SearchRequest extends DateRange {
   readonly recency: { readonly maxBoost: number; readonly halfLifeDays: number };
 }
 
+/** `attachmentType` resolved: an extraction format, or a detected MIME type (`image/*` allowed). */
+export type AttachmentTypeFilter = { readonly format: AttachmentFormat } | { readonly mimeType: string };
+
 export interface ListRequest extends DateRange {
   readonly inbox: string | null;
   readonly from: string | null;
@@ -86,6 +127,7 @@ export interface ListRequest extends DateRange {
   readonly subject: string | null;
   readonly labels: readonly string[];
   readonly hasAttachment: boolean | null;
+  readonly attachmentType: AttachmentTypeFilter | null;
   readonly threadId: string | null;
   readonly ascending: boolean;
   readonly includeSpam: boolean;
@@ -151,6 +193,19 @@ export function validateSearchParams(params: unknown): SearchRequest {
   };
 }
 
+function attachmentType(value: string | undefined): AttachmentTypeFilter | null {
+  if (value === undefined) return null;
+  const kind = value.trim().toLowerCase();
+  const format = ATTACHMENT_FORMATS.find((f) => f === kind);
+  if (format) return { format };
+  if (MIME_TYPE.test(kind)) return { mimeType: kind };
+  throw new MailsiftError(
+    'invalid_argument',
+    `attachmentType: '${value.slice(0, 60)}' is neither a format (${ATTACHMENT_FORMATS.join(', ')}) nor a MIME type such as application/pdf`,
+    { param: 'attachmentType' },
+  );
+}
+
 export function validateListParams(params: unknown): ListRequest {
   const p = parseWith(listParamsSchema, params);
   return {
@@ -160,6 +215,7 @@ export function validateListParams(params: unknown): ListRequest {
     subject: p.subject ?? null,
     labels: (p.labels ?? []).map((l) => l.trim().toLowerCase()),
     hasAttachment: p.hasAttachment ?? null,
+    attachmentType: attachmentType(p.attachmentType),
     threadId: p.threadId ?? null,
     ascending: p.ascending ?? false,
     includeSpam: p.includeSpam ?? false,

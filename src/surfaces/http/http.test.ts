@@ -195,6 +195,15 @@ describe('HTTP API: search and lists', () => {
     ]);
     const withFiles = await get('/v1/inboxes/acme/messages?hasAttachment=true');
     expect(withFiles.body.messages.map((m: any) => m.messageId)).toEqual([REPORT_ID]);
+    for (const type of ['csv', 'text/csv', 'text/*']) {
+      const carriers = await get(`/v1/inboxes/acme/messages?attachmentType=${encodeURIComponent(type)}`);
+      conforms('/v1/inboxes/{inboxId}/messages', carriers);
+      expect(
+        carriers.body.messages.map((m: any) => m.messageId),
+        type,
+      ).toEqual([REPORT_ID]);
+    }
+    expect((await get('/v1/inboxes/acme/messages?attachmentType=pdf')).body.messages).toEqual([]);
     const oldest = await get('/v1/inboxes/acme/messages?ascending=true&limit=1');
     expect(oldest.body.messages[0].messageId).toBe(REPORT_ID);
   });
@@ -220,6 +229,7 @@ describe('HTTP API: search and lists', () => {
       ['/v1/inboxes/acme/messages/search?q=freight&pageToken=garbage', 'invalid_page_token', 'pageToken'],
       ['/v1/inboxes/acme/messages/search', 'invalid_argument', 'q'],
       ['/v1/inboxes/acme/messages?hasAttachment=maybe', 'invalid_argument', 'hasAttachment'],
+      ['/v1/inboxes/acme/messages?attachmentType=spreadsheet', 'invalid_argument', 'attachmentType'],
       ['/v1/inboxes/acme/messages?sort=asc', 'unknown_parameter', 'sort'],
       [`/v1/inboxes/acme/messages/${id(REPORT_ID)}?verbose=1`, 'unknown_parameter', 'verbose'],
     ];

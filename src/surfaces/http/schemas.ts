@@ -16,7 +16,7 @@ export const listQuerySchema = listParamsSchema
   .extend({ before: wireDate.optional(), after: wireDate.optional() });
 
 export const listThreadsQuerySchema = listQuerySchema
-  .omit({ from: true, to: true, hasAttachment: true, threadId: true })
+  .omit({ from: true, to: true, hasAttachment: true, attachmentType: true, threadId: true })
   .extend({
     senders: listParamsSchema.shape.from.describe(
       'prefix match on the sender name and address tokens of a message of the thread',
@@ -54,6 +54,8 @@ export const toolInputs = {
       labels: true,
       before: true,
       after: true,
+      hasAttachment: true,
+      attachmentType: true,
       ascending: true,
       includeSpam: true,
       includeTrash: true,

@@ -75,8 +75,10 @@ describe('MCP over stdio (spawned CLI)', () => {
     expect(params('list_messages')).toEqual([
       'after',
       'ascending',
+      'attachmentType',
       'before',
       'from',
+      'hasAttachment',
       'inboxId',
       'includeSpam',
       'includeTrash',
@@ -131,6 +133,8 @@ describe('MCP over stdio (spawned CLI)', () => {
     expect(threads.json.threads[0].messageCount).toBe(2);
     const listed = await call(stdio, 'list_messages', { inboxId: 'acme', from: 'northwind', limit: 10 });
     expect(listed.json.count).toBe(4);
+    const carriers = await call(stdio, 'list_messages', { inboxId: 'acme', attachmentType: 'csv' });
+    expect(carriers.json.messages.map((m: any) => m.messageId)).toEqual([REPORT_ID]);
     const listedThreads = await call(stdio, 'list_threads', { inboxId: 'acme', senders: 'marco' });
     expect(listedThreads.json.threads.map((t: any) => t.messageId)).toEqual(['reply-88@acme.example']);
   });
@@ -166,6 +170,8 @@ describe('MCP over stdio (spawned CLI)', () => {
     expect(invalid.isError).toBe(true);
     const badDate = await call(stdio, 'list_messages', { inboxId: 'acme', before: 'next tuesday' });
     expect(badDate.json.error).toMatchObject({ code: 'invalid_argument', param: 'before' });
+    const badType = await call(stdio, 'list_messages', { inboxId: 'acme', attachmentType: 'spreadsheet' });
+    expect(badType.json.error).toMatchObject({ code: 'invalid_argument', param: 'attachmentType' });
     const missing = await call(stdio, 'get_message', {
       inboxId: 'acme',
       messageId: 'nobody@nowhere.example',

@@ -1,4 +1,4 @@
-// mailsift list [--from] [--to] [--subject] [--label] [--before] [--after] [--has-attachment] [--thread] ...
+// mailsift list [--from] [--to] [--subject] [--label] [--before] [--after] [--has-attachment] [--attachment-type] [--thread] ...
 
 import type { Command } from 'commander';
 import { listMessages } from '../../../search/index.js';
@@ -14,6 +14,7 @@ interface ListOptions {
   before?: string;
   after?: string;
   hasAttachment?: boolean;
+  attachmentType?: string;
   thread?: string;
   ascending?: boolean;
   includeSpam?: boolean;
@@ -36,6 +37,10 @@ export function registerList(program: Command, globals: () => GlobalOptions): vo
     .option('--before <date>', 'before this date (ISO 8601)')
     .option('--after <date>', 'on or after this date (ISO 8601)')
     .option('--has-attachment', 'only messages with attachments')
+    .option(
+      '--attachment-type <type>',
+      'only messages with an attachment of this format (pdf, docx, xlsx, image, …) or MIME type (application/pdf, image/*)',
+    )
     .option('--thread <threadId>', 'only this thread')
     .option('--ascending', 'oldest first')
     .option('--include-spam', 'include messages labelled spam')
