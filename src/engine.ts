@@ -10,6 +10,7 @@ import {
 } from './pipeline/attachment-content.js';
 import { type IngestOptions, type IngestReport, ingest } from './pipeline/ingest.js';
 import { type ReextractReport, reextract } from './pipeline/reextract.js';
+import { ensureRagTables, ragIndexHook } from './rag/index.js';
 import {
   type ListParams,
   type ListResult,
@@ -49,11 +50,12 @@ export class Mailsift {
     const archive = openArchive(path);
     try {
       ensureKeywordIndex(archive.db);
+      ensureRagTables(archive.db);
     } catch (error) {
       archive.close();
       throw error;
     }
-    archive.hooks.push(keywordIndexHook);
+    archive.hooks.push(keywordIndexHook, ragIndexHook);
     return new Mailsift(archive);
   }
 

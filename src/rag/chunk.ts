@@ -1,0 +1,195 @@
+// Thread-aware chunking: one detail chunk per message's authored text with a context header,
+// short questions kept with their short answers, long messages split with overlap, attachment
+// text in its own chunks, and one summary chunk per thread. Pure: the store is read elsewhere.
+
+import { detectLanguage } from '../analysis/index.js';
+import type { StoredMessage, ThreadEntry } from '../store/index.js';
+import { extractiveSummary } from './summary.js';
+import { approximateTokens, sentences, splitText, type TokenCounter } from './tokens.js';
+
+export type ChunkKind = 'summary' | 'detail' | 'attachment';
+
+export interface ChunkMeta {
+  readonly inbox: string;
+  readonly threadId: string;
+  /** Message-IDs the chunk draws on, in thread order. */
+  readonly messageIds: readonly string[];
+  /** Addresses of senders and recipients of those messages, lowercased. */
+  readonly participants: readonly string[];
+  readonly dateFrom: number;
+  readonly dateTo: number;
+  readonly depth: number;
+  readonly hasAttachment: boolean;
+  readonly language: string | null;
+  /** Attachment chunks: which attachment of which message the text came from. */
+  readonly attachment?: {
+    readonly messageId: string;
+    readonly ordinal: number;
+    readonly filename: string | null;
+  };
+}
+
+export interface ChunkDraft {
+  readonly kind: ChunkKind;
+  readonly text: string;
+  readonly tokens: number;
+  readonly messageRowids: readonly number[];
+  readonly meta: ChunkMeta;
+}
+
+export interface ChunkOptions {
+  /** Target chunk size in tokens of `tokenizer`. */
+  readonly targetTokens?: number;
+  readonly overlapTokens?: number;
+  /** A question and an answer at most this long each stay in one chunk. */
+  readonly shortTokens?: number;
+  readonly tokenizer?: TokenCounter;
+}
+
+const DEFAULTS = { targetTokens: 256, overlapTokens: 40, shortTokens: 80 };
+
+function sender(m: StoredMessage): string {
+  if (!m.from) return 'unknown sender';
+  return m.from.name ? `${m.from.name} <${m.from.address}>` : m.from.address;
+}
+
+function header(m: StoredMessage, parent: StoredMessage | undefined): string {
+  const lines = [
+    `Subject: ${m.subject || '(no subject)'}`,
+    `From: ${sender(m)}`,
+    `Date: ${m.date.toISOString().slice(0, 10)}`,
+  ];
+  const replied = parent ? sentences(parent.cleaned.authored)[0] : undefined;
+  if (parent && replied)
+    lines.push(
+      `In reply to ${parent.from?.name || parent.from?.address || 'a message'}: "${replied.slice(0, 160)}"`,
+    );
+  return lines.join('\n');
+}
+
+function participants(messages: readonly StoredMessage[]): string[] {
+  const set = new Set<string>();
+  for (const m of messages)
+    for (const a of [m.from, ...m.to, ...m.cc]) if (a?.address) set.add(a.address.toLowerCase());
+  return [...set].sort();
+}
+
+function meta(messages: readonly StoredMessage[], depth: number, language: string | null): ChunkMeta {
+  const first = messages[0] as StoredMessage;
+  const dates = messages.map((m) => m.date.getTime());
+  return {
+    inbox: first.inbox,
+    threadId: first.threadId,
+    messageIds: messages.map((m) => m.messageId),
+    participants: participants(messages),
+    dateFrom: Math.min(...dates),
+    dateTo: Math.max(...dates),
+    depth,
+    hasAttachment: messages.some((m) => m.attachments.some((a) => !a.inline)),
+    language,
+  };
+}
+
+/** Each entry's parent in the tree: the nearest earlier entry one level up. */
+function parents(entries: readonly ThreadEntry[]): Array<number | undefined> {
+  const stack: number[] = [];
+  return entries.map((entry, i) => {
+    stack.length = entry.depth;
+    const parent = entry.depth > 0 ? stack[entry.depth - 1] : undefined;
+    stack[entry.depth] = i;
+    return parent;
+  });
+}
+
+/** Every chunk of a thread, from its entries in tree order (loadThread). */
+export function buildThreadChunks(entries: readonly ThreadEntry[], options: ChunkOptions = {}): ChunkDraft[] {
+  const o = { ...DEFAULTS, ...options, tokenizer: options.tokenizer ?? approximateTokens };
+  const count = (t: string): number => o.tokenizer.count(t);
+  const parentOf = parents(entries);
+  const authored = entries.map((e) => e.message.cleaned.authored.trim());
+  const chunks: ChunkDraft[] = [];
+  const merged = new Set<number>();
+
+  entries.forEach((entry, i) => {
+    if (merged.has(i) || authored[i] === '') return;
+    const m = entry.message;
+    const parent = parentOf[i] === undefined ? undefined : entries[parentOf[i] as number]?.message;
+    const head = header(m, parent);
+    const language = detectLanguage(authored[i] as string);
+    const text = authored[i] as string;
+    // A short question: its short direct answers join it, so the exchange is retrieved whole.
+    if (text.includes('?') && count(text) <= o.shortTokens) {
+      const answers = entries
+        .map((_, j) => j)
+        .filter(
+          (j) => parentOf[j] === i && authored[j] !== '' && count(authored[j] as string) <= o.shortTokens,
+        );
+      if (answers.length > 0) {
+        const parts = [`${head}\n\n${text}`];
+        for (const j of answers) {
+          merged.add(j);
+          const answer = entries[j]?.message as StoredMessage;
+          parts.push(
+            `Reply from ${sender(answer)} on ${answer.date.toISOString().slice(0, 10)}:\n${authored[j]}`,
+          );
+        }
+        const body = parts.join('\n\n');
+        const messages = [m, ...answers.map((j) => entries[j]?.message as StoredMessage)];
+        chunks.push({
+          kind: 'detail',
+          text: body,
+          tokens: count(body),
+          messageRowids: messages.map((x) => x.rowid),
+          meta: meta(messages, entry.depth, language),
+        });
+        return;
+      }
+    }
+    const budget = Math.max(32, o.targetTokens - count(head));
+    for (const window of splitText(text, budget, o.overlapTokens, o.tokenizer)) {
+      const body = `${head}\n\n${window}`;
+      chunks.push({
+        kind: 'detail',
+        text: body,
+        tokens: count(body),
+        messageRowids: [m.rowid],
+        meta: meta([m], entry.depth, language),
+      });
+    }
+  });
+
+  for (const { message: m, depth } of entries) {
+    m.attachments.forEach((a, ordinal) => {
+      const extracted = a.extraction?.status === 'ok' ? a.extraction.text.trim() : '';
+      if (extracted === '') return;
+      const head = `Attachment: ${a.filename ?? a.contentType}\nOf: "${m.subject}" from ${sender(m)}, ${m.date.toISOString().slice(0, 10)}`;
+      const budget = Math.max(32, o.targetTokens - count(head));
+      for (const window of splitText(extracted, budget, o.overlapTokens, o.tokenizer)) {
+        const body = `${head}\n\n${window}`;
+        chunks.push({
+          kind: 'attachment',
+          text: body,
+          tokens: count(body),
+          messageRowids: [m.rowid],
+          meta: {
+            ...meta([m], depth, a.extraction?.language ?? null),
+            attachment: { messageId: m.messageId, ordinal, filename: a.filename },
+          },
+        });
+      }
+    });
+  }
+
+  const messages = entries.map((e) => e.message);
+  const summary = extractiveSummary(messages);
+  if (summary !== '' && messages.length > 0) {
+    chunks.unshift({
+      kind: 'summary',
+      text: summary,
+      tokens: count(summary),
+      messageRowids: messages.map((m) => m.rowid),
+      meta: meta(messages, 0, detectLanguage(authored.join('\n\n'))),
+    });
+  }
+  return chunks;
+}

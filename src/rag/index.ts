@@ -1,0 +1,14 @@
+// Retrieval for RAG: thread-aware chunks and summaries kept in step with the store,
+// embedders and the sqlite-vec index, hybrid keyword + vector retrieval, cited answers.
+
+export {
+  buildThreadChunks,
+  type ChunkDraft,
+  type ChunkKind,
+  type ChunkMeta,
+  type ChunkOptions,
+} from './chunk.js';
+export { ensureRagTables } from './schema.js';
+export { extractiveSummary } from './summary.js';
+export { ragIndexHook, type SyncReport, syncChunks } from './sync.js';
+export { approximateTokens, splitText, type TokenCounter } from './tokens.js';

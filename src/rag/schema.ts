@@ -1,0 +1,80 @@
+// The RAG layer's own tables (chunks, their message links, the embedding backlog, dirty
+// threads, meta) and the sqlite-vec extension, created idempotently beside the store's schema.
+
+import * as sqliteVec from 'sqlite-vec';
+import { MailsiftError } from '../core/errors.js';
+import { type Db, sql } from '../store/index.js';
+
+const CREATE = `
+  CREATE TABLE IF NOT EXISTS rag_chunks (
+    id INTEGER PRIMARY KEY,
+    inbox_id INTEGER NOT NULL,
+    thread_id TEXT NOT NULL,
+    kind TEXT NOT NULL,            -- 'summary' | 'detail' | 'attachment'
+    hash TEXT NOT NULL,            -- of kind + text: an unchanged chunk keeps its id and vector
+    text TEXT NOT NULL,
+    tokens INTEGER NOT NULL,
+    meta TEXT NOT NULL             -- JSON ChunkMeta
+  );
+  CREATE INDEX IF NOT EXISTS rag_chunks_thread ON rag_chunks (inbox_id, thread_id);
+  CREATE TABLE IF NOT EXISTS rag_chunk_messages (
+    chunk_id INTEGER NOT NULL,
+    message_rowid INTEGER NOT NULL,
+    PRIMARY KEY (message_rowid, chunk_id)
+  ) WITHOUT ROWID;
+  CREATE INDEX IF NOT EXISTS rag_chunk_messages_chunk ON rag_chunk_messages (chunk_id);
+  -- Chunks waiting for an embedding: persistent, so a restart or a dead embedder loses nothing.
+  CREATE TABLE IF NOT EXISTS embedding_backlog (chunk_id INTEGER PRIMARY KEY);
+  -- Threads whose chunks must be rebuilt: written by the store hook (cheap), drained by syncChunks.
+  CREATE TABLE IF NOT EXISTS rag_dirty_threads (
+    inbox_id INTEGER NOT NULL,
+    thread_id TEXT NOT NULL,
+    PRIMARY KEY (inbox_id, thread_id)
+  ) WITHOUT ROWID;
+  CREATE TABLE IF NOT EXISTS rag_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+  -- Thread merges move messages between threads: both threads' chunks are rebuilt.
+  CREATE TRIGGER IF NOT EXISTS rag_thread_moved AFTER UPDATE OF thread_id ON messages
+    BEGIN
+      INSERT OR IGNORE INTO rag_dirty_threads VALUES (OLD.inbox_id, OLD.thread_id);
+      INSERT OR IGNORE INTO rag_dirty_threads VALUES (NEW.inbox_id, NEW.thread_id);
+    END;
+`;
+
+const loaded = new WeakSet<Db>();
+
+/** Loads sqlite-vec into this connection (once). */
+export function loadVectorExtension(db: Db): void {
+  if (loaded.has(db)) return;
+  try {
+    sqliteVec.load(db);
+  } catch (error) {
+    throw new MailsiftError('internal', `cannot load sqlite-vec: ${(error as Error).message}`, {
+      param: 'sqlite-vec',
+      cause: error,
+    });
+  }
+  loaded.add(db);
+}
+
+/**
+ * Creates the RAG tables when missing. An archive that already holds messages when they are
+ * first created gets every thread marked dirty, so the first sync chunks the whole archive.
+ */
+export function ensureRagTables(db: Db): void {
+  loadVectorExtension(db);
+  db.transaction(() => {
+    const existed = db.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'rag_chunks'").get() !== undefined;
+    db.exec(CREATE);
+    if (!existed)
+      db.exec('INSERT OR IGNORE INTO rag_dirty_threads SELECT DISTINCT inbox_id, thread_id FROM messages');
+  })();
+}
+
+export function getRagMeta(db: Db, key: string): string | undefined {
+  return (sql(db, 'SELECT value FROM rag_meta WHERE key = ?').get(key) as { value: string } | undefined)
+    ?.value;
+}
+
+export function setRagMeta(db: Db, key: string, value: string): void {
+  sql(db, 'INSERT OR REPLACE INTO rag_meta (key, value) VALUES (?, ?)').run(key, value);
+}

@@ -1,0 +1,107 @@
+// Keeps chunks in step with the store. The hook runs inside the store's transactions and
+// only does cheap work: it marks the message's thread dirty, and on delete removes the
+// message's chunks and vectors at once. syncChunks rebuilds dirty threads later (before
+// embedding and retrieval), so ingest never pays for chunking a long thread per message.
+
+import { createHash } from 'node:crypto';
+import { type Db, type IndexHook, loadThread, sql } from '../store/index.js';
+import { buildThreadChunks, type ChunkOptions } from './chunk.js';
+import { deleteVectors } from './vectors.js';
+
+function markDirty(db: Db, rowid: number): void {
+  sql(
+    db,
+    'INSERT OR IGNORE INTO rag_dirty_threads (inbox_id, thread_id) SELECT inbox_id, thread_id FROM messages WHERE id = ?',
+  ).run(rowid);
+}
+
+/** Removes chunks with their links, backlog entries and vectors. */
+export function removeChunks(db: Db, chunkIds: readonly number[]): void {
+  if (chunkIds.length === 0) return;
+  const json = JSON.stringify(chunkIds);
+  sql(db, 'DELETE FROM rag_chunk_messages WHERE chunk_id IN (SELECT value FROM json_each(?))').run(json);
+  sql(db, 'DELETE FROM embedding_backlog WHERE chunk_id IN (SELECT value FROM json_each(?))').run(json);
+  sql(db, 'DELETE FROM rag_chunks WHERE id IN (SELECT value FROM json_each(?))').run(json);
+  deleteVectors(db, chunkIds);
+}
+
+export const ragIndexHook: IndexHook = {
+  name: 'rag',
+  onInsert(db, rowid) {
+    markDirty(db, rowid);
+  },
+  onDelete(db, rowid) {
+    markDirty(db, rowid);
+    const ids = (
+      sql(db, 'SELECT chunk_id FROM rag_chunk_messages WHERE message_rowid = ?').all(rowid) as Array<{
+        chunk_id: number;
+      }>
+    ).map((r) => r.chunk_id);
+    removeChunks(db, ids);
+  },
+};
+
+const hashOf = (kind: string, text: string): string =>
+  createHash('sha256').update(kind).update('\0').update(text).digest('hex').slice(0, 32);
+
+/**
+ * Rebuilds one thread's chunks. Chunks whose kind and text are unchanged keep their id and
+ * vector; new ones go to the embedding backlog; gone ones are removed with their vectors.
+ */
+function rebuildThread(db: Db, inboxId: number, threadId: string, options: ChunkOptions): number {
+  const entries = loadThread(db, inboxId, threadId);
+  const drafts = buildThreadChunks(entries, options);
+  const existing = sql(db, 'SELECT id, hash FROM rag_chunks WHERE inbox_id = ? AND thread_id = ?').all(
+    inboxId,
+    threadId,
+  ) as Array<{ id: number; hash: string }>;
+  const byHash = new Map(existing.map((r) => [r.hash, r.id]));
+  const insert = sql(
+    db,
+    'INSERT INTO rag_chunks (inbox_id, thread_id, kind, hash, text, tokens, meta) VALUES (?, ?, ?, ?, ?, ?, ?)',
+  );
+  const link = sql(db, 'INSERT OR IGNORE INTO rag_chunk_messages (chunk_id, message_rowid) VALUES (?, ?)');
+  const enqueue = sql(db, 'INSERT OR IGNORE INTO embedding_backlog (chunk_id) VALUES (?)');
+  let added = 0;
+  for (const draft of drafts) {
+    const hash = hashOf(draft.kind, draft.text);
+    if (byHash.has(hash)) {
+      byHash.delete(hash);
+      continue;
+    }
+    const id = Number(
+      insert.run(inboxId, threadId, draft.kind, hash, draft.text, draft.tokens, JSON.stringify(draft.meta))
+        .lastInsertRowid,
+    );
+    for (const rowid of draft.messageRowids) link.run(id, rowid);
+    enqueue.run(id);
+    added++;
+  }
+  removeChunks(db, [...byHash.values()]);
+  return added;
+}
+
+export interface SyncReport {
+  readonly threads: number;
+  readonly chunksAdded: number;
+}
+
+/** Rebuilds the chunks of every dirty thread, a few threads per transaction. */
+export function syncChunks(db: Db, options: ChunkOptions = {}): SyncReport {
+  let threads = 0;
+  let chunksAdded = 0;
+  const next = sql(db, 'SELECT inbox_id AS inboxId, thread_id AS threadId FROM rag_dirty_threads LIMIT 200');
+  const done = sql(db, 'DELETE FROM rag_dirty_threads WHERE inbox_id = ? AND thread_id = ?');
+  for (;;) {
+    const batch = next.all() as Array<{ inboxId: number; threadId: string }>;
+    if (batch.length === 0) break;
+    db.transaction(() => {
+      for (const { inboxId, threadId } of batch) {
+        chunksAdded += rebuildThread(db, inboxId, threadId, options);
+        done.run(inboxId, threadId);
+        threads++;
+      }
+    })();
+  }
+  return { threads, chunksAdded };
+}
