@@ -1,49 +1,12 @@
 // npm run bench:attachments — extraction throughput (MB/s) per format on generated files,
 // pooled PDF throughput against the ingest target (20% of messages carry a 200 KB PDF at
 // 500 messages/s = 100 PDFs/s), and worst-case time on hostile files.
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { PDFDocument } from 'pdf-lib';
 import { extractInline } from '../src/attachments/extract.js';
 import { makeDocx, makeOdf, makePdf, makePptx, makeXlsx, makeZip } from '../src/attachments/fixtures.js';
 import { createExtractor, DEFAULT_EXTRACTION_LIMITS, type Extraction } from '../src/attachments/index.js';
-
-const WORDS =
-  'delivery schedule invoice penalty clause supplier warehouse pallet racking contract amendment payment terms freight customs quarterly review signed agreement'.split(
-    ' ',
-  );
-
-/** Deterministic prose: line n of a document, ~90 characters. */
-function line(n: number): string {
-  const words: string[] = [];
-  for (let i = 0; words.join(' ').length < 85; i++)
-    words.push(WORDS[(n * 7 + i * 13) % WORDS.length] as string);
-  return `${n}. ${words.join(' ')}`;
-}
-
-const lines = (count: number, from = 0): string[] => Array.from({ length: count }, (_, i) => line(from + i));
-
-/** A text-dense PDF of about `bytes`: pdf-lib leaves content streams uncompressed, so it is many pages of text. */
-async function denseTextPdf(bytes: number): Promise<Buffer> {
-  const onePage = (await makePdf([lines(55)])).length;
-  const pages = Math.max(1, Math.round(bytes / (onePage * 0.97)));
-  return makePdf(Array.from({ length: pages }, (_, p) => lines(55, p * 55)));
-}
-
-/**
- * A typical 200 KB business PDF: a few pages of text plus embedded binary (logo, fonts),
- * modelled by attaching incompressible bytes, which text extraction never decodes.
- */
-async function typicalPdf(pages: number, bytes: number): Promise<Buffer> {
-  const pdf = await PDFDocument.load(
-    await makePdf(Array.from({ length: pages }, (_, p) => lines(55, p * 55))),
-  );
-  await pdf.attach(randomBytes(Math.max(0, bytes - 26_000)), 'logo.bin', {
-    mimeType: 'application/octet-stream',
-  });
-  return Buffer.from(await pdf.save());
-}
+import { denseTextPdf, line, lines, typicalPdf } from './documents.js';
 
 const fixture = (name: string): Buffer =>
   readFileSync(fileURLToPath(new URL(`../../test/fixtures/attachments/${name}`, import.meta.url)));
