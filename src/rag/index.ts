@@ -8,7 +8,11 @@ export {
   type ChunkMeta,
   type ChunkOptions,
 } from './chunk.js';
+export { backlogSize, type EmbedOptions, type EmbedReport, embedPending } from './embed.js';
+export { type Embedder, type OpenAiEmbedderOptions, openAiEmbedder } from './embedder.js';
+export { type EndpointOptions, ProviderError } from './provider-http.js';
 export { ensureRagTables } from './schema.js';
 export { extractiveSummary } from './summary.js';
 export { ragIndexHook, type SyncReport, syncChunks } from './sync.js';
 export { approximateTokens, splitText, type TokenCounter } from './tokens.js';
+export { vectorModel } from './vectors.js';
