@@ -21,10 +21,10 @@ const ATTACHMENT_INDEX_CHARS = 20_000;
  * Each attachment's name, the headers of an attached message, and the extracted text when
  * extraction succeeded, in attachment order and capped as a whole.
  */
-function attachmentText(message: IndexableMessage): string {
+function attachmentText(attachments: IndexableMessage['attachments']): string {
   const parts: string[] = [];
   let size = 0;
-  for (const attachment of message.attachments) {
+  for (const attachment of attachments) {
     const extraction = attachment.extraction;
     const nested = extraction?.message;
     for (const part of [
@@ -49,7 +49,10 @@ const MIN_FUZZY_WORD = 3;
 const QUOTED_INDEX_CHARS = 8_000;
 
 /** What the keyword index reads of a message: available before it is stored, too. */
-export type IndexableMessage = Pick<StoredMessage, 'from' | 'to' | 'cc' | 'bcc' | 'subject' | 'cleaned' | 'attachments' | 'auth'>;
+export type IndexableMessage = Pick<
+  StoredMessage,
+  'from' | 'to' | 'cc' | 'bcc' | 'subject' | 'cleaned' | 'attachments' | 'auth'
+>;
 
 /** The original text behind each highlightable field. */
 export interface FieldTexts {
@@ -86,7 +89,7 @@ export function fieldTexts(message: IndexableMessage): FieldTexts {
     recipients: [...message.to, ...message.cc, ...message.bcc].map(formatAddress).join(', '),
     subject: message.subject,
     text: [authoredForIndex(cleaned), ...forwarded].filter(Boolean).join('\n\n'),
-    attachments: attachmentText(message),
+    attachments: attachmentText(message.attachments),
     quoted: cleaned.quoted.slice(0, QUOTED_INDEX_CHARS),
   };
 }
@@ -106,37 +109,76 @@ export function messageLanguage(texts: FieldTexts): Language | null {
   return detectLanguage(texts.text || texts.subject);
 }
 
-export function analyseDocument(message: IndexableMessage): IndexedDocument {
-  const texts = fieldTexts(message);
+/**
+ * The part of a document that does not depend on attachment text: the prepare worker
+ * analyses it before extraction, and the write side adds the attachments' share.
+ */
+export interface BodyAnalysis {
+  readonly columns: Readonly<Record<Exclude<Column, 'text_attachments'>, string>>;
+  readonly words: readonly string[];
+  readonly language: Language | null;
+  readonly untrusted: boolean;
+}
+
+export function analyseBody(message: Omit<IndexableMessage, 'attachments'>): BodyAnalysis {
+  const texts = fieldTexts({ ...message, attachments: [] });
   const language = messageLanguage(texts);
   const ident = identifierAnalyzer();
-  const text = textAnalyzer(language);
-  const plain = textAnalyzer(null);
-  const authored = text.analyze(texts.text, 'document');
-  const attachments = text.analyze(texts.attachments, 'document');
-  const columns: Record<Column, string> = {
-    ident_from: terms(ident.analyze(texts.from, 'document')),
-    ident_recipients: terms(ident.analyze(texts.recipients, 'document')),
-    ident_subject: terms(ident.analyze(texts.subject, 'document')),
-    text_authored: terms(authored, 'exact'),
-    text_stems: `${terms(authored, 'stem')} ${terms(attachments, 'stem')}`.trim(),
-    text_attachments: terms(attachments, 'exact'),
-    text_quoted: terms(plain.analyze(texts.quoted, 'document')),
+  const authored = textAnalyzer(language).analyze(texts.text, 'document');
+  return {
+    columns: {
+      ident_from: terms(ident.analyze(texts.from, 'document')),
+      ident_recipients: terms(ident.analyze(texts.recipients, 'document')),
+      ident_subject: terms(ident.analyze(texts.subject, 'document')),
+      text_authored: terms(authored, 'exact'),
+      text_stems: terms(authored, 'stem'),
+      text_quoted: terms(textAnalyzer(null).analyze(texts.quoted, 'document')),
+    },
+    words: fuzzyWords(authored),
+    language,
+    untrusted: isUntrusted(message.auth),
   };
-  const words = new Set<string>();
-  for (const token of [...authored, ...attachments]) {
-    if (token.kind === 'word' && token.term.length >= MIN_FUZZY_WORD && !/\d/.test(token.term))
-      words.add(token.term);
-  }
+}
+
+/** Completes a body analysis with the message's attachments (names and extracted text). */
+export function completeDocument(
+  body: BodyAnalysis,
+  attachments: IndexableMessage['attachments'],
+): IndexedDocument {
+  const attachmentTokens = textAnalyzer(body.language).analyze(attachmentText(attachments), 'document');
+  const own = body.columns;
+  // Key order is the index's column order: the checksum hashes the values in it.
+  const columns: Record<Column, string> = {
+    ident_from: own.ident_from,
+    ident_recipients: own.ident_recipients,
+    ident_subject: own.ident_subject,
+    text_authored: own.text_authored,
+    text_stems: `${own.text_stems} ${terms(attachmentTokens, 'stem')}`.trim(),
+    text_attachments: terms(attachmentTokens, 'exact'),
+    text_quoted: own.text_quoted,
+  };
   const hash = createHash('sha256');
   for (const value of Object.values(columns)) hash.update(value).update('\u0000');
   return {
     columns,
-    words,
-    language,
-    untrusted: isUntrusted(message.auth),
+    words: new Set([...body.words, ...fuzzyWords(attachmentTokens)]),
+    language: body.language,
+    untrusted: body.untrusted,
     checksum: hash.digest('base64url').slice(0, 22),
   };
+}
+
+export function analyseDocument(message: IndexableMessage): IndexedDocument {
+  return completeDocument(analyseBody(message), message.attachments);
+}
+
+function fuzzyWords(tokens: readonly Token[]): string[] {
+  const words: string[] = [];
+  for (const token of tokens) {
+    if (token.kind === 'word' && token.term.length >= MIN_FUZZY_WORD && !/\d/.test(token.term))
+      words.push(token.term);
+  }
+  return words;
 }
 
 function terms(tokens: readonly Token[], kind?: 'exact' | 'stem'): string {

@@ -1,21 +1,55 @@
 // Keeps the keyword index in step with the store: the hook runs inside the store's write
 // transaction, so an indexed row and its message commit (or roll back) together.
 
-import { type Db, type IndexHook, loadMessage, type PreparedMessage, sql } from '../store/index.js';
-import { analyseDocument, type IndexableMessage, type IndexedDocument } from './document.js';
+import {
+  type Db,
+  type IndexHook,
+  loadExtraction,
+  loadMessage,
+  type PreparedMessage,
+  sql,
+} from '../store/index.js';
+import {
+  analyseBody,
+  analyseDocument,
+  type BodyAnalysis,
+  completeDocument,
+  type IndexableMessage,
+  type IndexedDocument,
+} from './document.js';
 import { COLUMNS, EXCLUDED_NOW } from './schema.js';
 
 const INSERT_INDEX = `INSERT INTO keyword_index (rowid, ${COLUMNS.join(', ')}) VALUES (?, ${COLUMNS.map(() => '?').join(', ')})`;
 
 const HOOK_NAME = 'keyword';
 
+/** Key of the worker's analysis of a message with attachments: all but their text. */
+const BODY_KEY = `${HOOK_NAME}:body`;
+
 /**
  * The document analysed in the prepare worker, before the message had an id. Only
- * attachment text is unknown there (it is extracted later), so the worker's document
- * stands for messages without attachments: nearly nine in ten.
+ * attachment text is unknown there (it is extracted later): for a message without
+ * attachments (nearly nine in ten) the worker's document is complete, for the others the
+ * write side adds the attachments' share to the worker's body analysis.
  */
 export function precomputeKeywordDocument(message: IndexableMessage): Record<string, unknown> {
-  return message.attachments.length === 0 ? { [HOOK_NAME]: analyseDocument(message) } : {};
+  return message.attachments.length === 0
+    ? { [HOOK_NAME]: analyseDocument(message) }
+    : { [BODY_KEY]: analyseBody(message) };
+}
+
+/** The document of a message being stored, from what the worker precomputed when it can. */
+function preparedDocument(db: Db, prepared: PreparedMessage): IndexedDocument | undefined {
+  const done = prepared.precomputed[HOOK_NAME] as IndexedDocument | undefined;
+  if (done) return done;
+  const body = prepared.precomputed[BODY_KEY] as BodyAnalysis | undefined;
+  if (!body) return undefined;
+  // Extractions are saved before the message is stored, so its attachments' text is there.
+  const attachments = prepared.attachments.map((meta) => ({
+    ...meta,
+    extraction: loadExtraction(db, meta.sha256),
+  }));
+  return completeDocument(body, attachments);
 }
 
 /** Analyses stored message `rowid` and writes its index rows (replacing any previous ones). */
@@ -25,7 +59,7 @@ export function indexMessage(db: Db, rowid: number, prepared?: PreparedMessage):
     | undefined;
   if (!row) return;
   const doc =
-    (prepared?.precomputed[HOOK_NAME] as IndexedDocument | undefined) ??
+    (prepared && preparedDocument(db, prepared)) ??
     analyseDocument(loadMessage(db, rowid) as IndexableMessage);
   unindexMessage(db, rowid);
   sql(db, INSERT_INDEX).run(rowid, ...COLUMNS.map((c) => doc.columns[c]));
