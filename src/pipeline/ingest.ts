@@ -153,6 +153,7 @@ async function ingestSource(
   };
   const maybeCommit = (): void => {
     if (inBatch >= batchSize || Date.now() - batchStarted >= MAX_BATCH_MS) {
+      store.flushIndexes();
       db.exec('COMMIT');
       begin();
     }
@@ -217,8 +218,10 @@ async function ingestSource(
       counts.scanned,
       sourceId,
     );
+    store.flushIndexes();
     db.exec('COMMIT');
   } catch (error) {
+    store.discardIndexes();
     if (db.inTransaction) db.exec('ROLLBACK');
     throw error;
   }

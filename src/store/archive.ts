@@ -24,6 +24,12 @@ export interface IndexHook {
   onInsert?(db: Db, messageRowid: number, prepared?: PreparedMessage): void;
   /** Called before a message row is deleted, while it is still readable. */
   onDelete?(db: Db, messageRowid: number): void;
+  /**
+   * onInsert with a prepared message may defer writes to the end of the transaction:
+   * flush writes them (called before every commit), discard drops them (before a rollback).
+   */
+  flush?(db: Db): void;
+  discard?(db: Db): void;
 }
 
 export interface Archive {

@@ -1,7 +1,8 @@
 // Writes messages into the archive: dedupe on Message-ID (content hash without one),
 // variants for a reused Message-ID, locations, labels, threading, and deletion of
 // messages whose last location disappeared. Every method expects to run inside a
-// transaction opened by the caller, so a batch commits or rolls back as a whole.
+// transaction opened by the caller, so a batch commits or rolls back as a whole; the
+// caller flushes (or discards) what index hooks deferred before it does.
 
 import { linkMessage } from '../thread/index.js';
 import { type Archive, type Db, sql } from './archive.js';
@@ -90,6 +91,16 @@ export class MessageStore {
     const variant = this.findByMessageId(inbox, variantId);
     if (variant) return { rowid: variant.rowid, outcome: 'duplicate' };
     return { rowid: this.insert(inbox, message, variantId, existing.rowid), outcome: 'variant' };
+  }
+
+  /** Writes what the index hooks deferred during this transaction: call before committing it. */
+  flushIndexes(): void {
+    for (const hook of this.archive.hooks) hook.flush?.(this.db);
+  }
+
+  /** Drops what the index hooks deferred: call before rolling the transaction back. */
+  discardIndexes(): void {
+    for (const hook of this.archive.hooks) hook.discard?.(this.db);
   }
 
   /** Points a location at a message (new location, or one whose content changed) and refreshes labels. */
