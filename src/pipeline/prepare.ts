@@ -40,7 +40,6 @@ export async function prepareMessage(bytes: Buffer, fileTime: Date | null): Prom
     warnings: parsed.warnings,
     attachments,
     toExtract: parsed.attachments.map(extractionRequest),
-    cleaned,
     bodyDeflated: deflateRawSync(Buffer.from(JSON.stringify(cleaned)), { level: DEFLATE_LEVEL }),
     precomputed: precomputeKeywordDocument({
       ...parsed,

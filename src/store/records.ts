@@ -38,7 +38,7 @@ export interface PreparedMessage {
   readonly attachments: readonly AttachmentMeta[];
   /** Attachments whose text is still to be extracted (content kept only for those). */
   readonly toExtract: readonly ExtractionRequest[];
-  readonly cleaned: CleanedBody;
+  /** The CleanedBody as deflated JSON (what the store keeps; not sent twice from the worker). */
   readonly bodyDeflated: Buffer;
   /** Work an index did in the prepare worker, keyed by its IndexHook name (plain data). */
   readonly precomputed: Readonly<Record<string, unknown>>;
