@@ -10,7 +10,16 @@ export {
 } from './chunk.js';
 export { backlogSize, type EmbedOptions, type EmbedReport, embedPending } from './embed.js';
 export { type Embedder, type OpenAiEmbedderOptions, openAiEmbedder } from './embedder.js';
+export { ragRetriever } from './eval-retriever.js';
+export { extractFilters, type QuestionFilters } from './filters.js';
 export { type EndpointOptions, ProviderError } from './provider-http.js';
+export {
+  MAX_QUESTION_CHARS,
+  type Passage,
+  type RetrievalResult,
+  type RetrieveOptions,
+  retrieve,
+} from './retrieve.js';
 export { ensureRagTables } from './schema.js';
 export { extractiveSummary } from './summary.js';
 export { ragIndexHook, type SyncReport, syncChunks } from './sync.js';

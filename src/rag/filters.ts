@@ -1,0 +1,284 @@
+// Filters read from a question by rules: dates and periods ("last October", "in 2019",
+// "since March", "nel 2019", "seit März", "depuis mars", "desde marzo", "с марта"),
+// attachments ("with a PDF"), and people or domains the archive knows as senders.
+
+import { foldTerm } from '../analysis/index.js';
+import { type Db, sql } from '../store/index.js';
+import { isStopword } from './stopwords.js';
+
+export interface QuestionFilters {
+  /** Inclusive lower bound, ms since epoch. */
+  readonly after: number | null;
+  /** Exclusive upper bound, ms since epoch. */
+  readonly before: number | null;
+  readonly hasAttachment: boolean;
+  /** 'pdf' when the question asks for one. */
+  readonly attachmentType: string | null;
+  /** Sender addresses matched by a name, local part or domain word in the question. */
+  readonly people: readonly string[];
+  /** The phrases the rules recognised, for explaining the result. */
+  readonly matched: readonly string[];
+}
+
+// Month names (folded) per language; Russian by stem, so every case form matches.
+const MONTHS: readonly (readonly string[])[] = [
+  ['january', 'gennaio', 'januar', 'janvier', 'enero', 'janeiro', 'januari', 'январ', 'jan'],
+  ['february', 'febbraio', 'februar', 'fevrier', 'febrero', 'fevereiro', 'februari', 'феврал', 'feb'],
+  ['march', 'marzo', 'marz', 'mars', 'maart', 'март', 'mar'],
+  ['april', 'aprile', 'avril', 'abril', 'апрел', 'apr'],
+  ['may', 'maggio', 'mai', 'mayo', 'maio', 'mei', 'мая', 'май', 'мае'],
+  ['june', 'giugno', 'juni', 'juin', 'junio', 'junho', 'июн', 'jun'],
+  ['july', 'luglio', 'juli', 'juillet', 'julio', 'julho', 'июл', 'jul'],
+  ['august', 'agosto', 'aout', 'augustus', 'август', 'aug'],
+  ['september', 'settembre', 'septembre', 'septiembre', 'setembro', 'сентябр', 'sep', 'sept'],
+  ['october', 'ottobre', 'oktober', 'octobre', 'octubre', 'outubro', 'октябр', 'oct', 'okt'],
+  ['november', 'novembre', 'noviembre', 'novembro', 'ноябр', 'nov'],
+  ['december', 'dicembre', 'dezember', 'decembre', 'diciembre', 'dezembro', 'декабр', 'dec', 'dez'],
+];
+
+const MONTH_INDEX = new Map<string, number>();
+MONTHS.forEach((names, i) => {
+  for (const name of names) MONTH_INDEX.set(name, i);
+});
+const RUSSIAN_STEMS = [...MONTH_INDEX.keys()].filter((k) => /[а-я]/.test(k) && k.length > 3);
+
+function monthOf(word: string): number | null {
+  const exact = MONTH_INDEX.get(word);
+  if (exact !== undefined) return exact;
+  const stem = RUSSIAN_STEMS.find((s) => word.startsWith(s));
+  return stem === undefined ? null : (MONTH_INDEX.get(stem) as number);
+}
+
+const LAST = new Set([
+  'last',
+  'scorso',
+  'scorsa',
+  'letzten',
+  'letzte',
+  'letztes',
+  'dernier',
+  'derniere',
+  'pasado',
+  'pasada',
+  'passado',
+  'passada',
+  'vorige',
+  'afgelopen',
+  'прошлом',
+  'прошлой',
+  'прошлый',
+  'прошлая',
+  'прошлого',
+]);
+const SINCE = new Set([
+  'since',
+  'from',
+  'da',
+  'dal',
+  'dalla',
+  'seit',
+  'ab',
+  'depuis',
+  'desde',
+  'sinds',
+  'с',
+  'со',
+]);
+const IN = new Set(['in', 'nel', 'nello', 'im', 'en', 'em', 'в', 'во', 'of', 'di', 'de']);
+const BEFORE = new Set(['before', 'prima', 'vor', 'avant', 'antes', 'voor', 'до']);
+const PERIODS: ReadonlyMap<string, 'week' | 'month' | 'year'> = new Map([
+  ['week', 'week'],
+  ['settimana', 'week'],
+  ['woche', 'week'],
+  ['semaine', 'week'],
+  ['semana', 'week'],
+  ['week', 'week'],
+  ['неделе', 'week'],
+  ['month', 'month'],
+  ['mese', 'month'],
+  ['monat', 'month'],
+  ['mois', 'month'],
+  ['mes', 'month'],
+  ['mes', 'month'],
+  ['maand', 'month'],
+  ['месяце', 'month'],
+  ['year', 'year'],
+  ['anno', 'year'],
+  ['jahr', 'year'],
+  ['annee', 'year'],
+  ['ano', 'year'],
+  ['jaar', 'year'],
+  ['году', 'year'],
+]);
+const ATTACHMENT_WORDS = new Set([
+  'attachment',
+  'attachments',
+  'attached',
+  'allegato',
+  'allegati',
+  'anhang',
+  'anhange',
+  'angehangt',
+  'jointe',
+  'jointes',
+  'adjunto',
+  'adjuntos',
+  'anexo',
+  'bijlage',
+  'вложение',
+  'вложением',
+  'вложении',
+  'вложения',
+]);
+
+const utc = (year: number, month: number): number => Date.UTC(year, month, 1);
+
+/** Folded words of the question with their original spans. */
+function words(question: string): Array<{ word: string; raw: string; joined: boolean }> {
+  return [...question.matchAll(/[\p{L}\p{N}]+/gu)].map((m) => {
+    const before = question[(m.index ?? 0) - 1] ?? ' ';
+    const after = question[(m.index ?? 0) + m[0].length] ?? ' ';
+    // Part of an identifier (INV-2019-131, 2019/117): not a date.
+    const joined =
+      /[-/_.@]/.test(before) ||
+      /[-/_@]/.test(after) ||
+      (after === '.' && /\w/.test(question[(m.index ?? 0) + m[0].length + 1] ?? ''));
+    return { word: foldTerm(m[0]), raw: m[0], joined };
+  });
+}
+
+/** The most recent start of `month` strictly before (last) or up to (in) the current month. */
+function recentMonth(month: number, now: Date, strictlyBefore: boolean): number {
+  const year = now.getUTCFullYear();
+  const current = now.getUTCMonth();
+  return utc(month < current || (!strictlyBefore && month === current) ? year : year - 1, month);
+}
+
+export function extractFilters(
+  db: Db,
+  question: string,
+  inboxIds: readonly number[],
+  now = new Date(),
+): QuestionFilters {
+  const ws = words(question);
+  let after: number | null = null;
+  let before: number | null = null;
+  const matched: string[] = [];
+  const year = (w: string | undefined): number | null =>
+    w !== undefined && /^(19|20)\d\d$/.test(w) ? Number(w) : null;
+
+  for (let i = 0; i < ws.length; i++) {
+    const w = ws[i]?.word as string;
+    const prev = ws[i - 1]?.word;
+    const next = ws[i + 1]?.word;
+    const month = monthOf(w);
+    const y = ws[i]?.joined ? null : year(w);
+    // Three-letter names ("may", "mai", "dec") are months only next to a preposition or a year.
+    const cue =
+      (prev !== undefined && (LAST.has(prev) || SINCE.has(prev) || BEFORE.has(prev) || IN.has(prev))) ||
+      year(next) !== null;
+    if (month !== null && (w.length > 3 || /[а-я]/.test(w) || cue)) {
+      const explicitYear = year(next);
+      const last = (prev !== undefined && LAST.has(prev)) || (next !== undefined && LAST.has(next));
+      const start = explicitYear !== null ? utc(explicitYear, month) : recentMonth(month, now, last);
+      const end = utc(new Date(start).getUTCFullYear(), month + 1);
+      if (prev !== undefined && SINCE.has(prev)) after = start;
+      else if (prev !== undefined && BEFORE.has(prev)) before = start;
+      else {
+        after = start;
+        before = end;
+      }
+      matched.push(
+        ws
+          .slice(Math.max(0, i - 1), i + (explicitYear !== null ? 2 : 1))
+          .map((x) => x.raw)
+          .join(' '),
+      );
+      if (explicitYear !== null) i++;
+    } else if (y !== null) {
+      if (prev !== undefined && SINCE.has(prev)) after = utc(y, 0);
+      else if (prev !== undefined && BEFORE.has(prev)) before = utc(y, 0);
+      else {
+        after = utc(y, 0);
+        before = utc(y + 1, 0);
+      }
+      matched.push(
+        ws
+          .slice(Math.max(0, i - 1), i + 1)
+          .map((x) => x.raw)
+          .join(' '),
+      );
+    } else if (
+      PERIODS.has(w) &&
+      ((prev !== undefined && LAST.has(prev)) || (next !== undefined && LAST.has(next)))
+    ) {
+      const period = PERIODS.get(w);
+      const day = 86_400_000;
+      const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+      if (period === 'week') {
+        const monday = today - ((now.getUTCDay() + 6) % 7) * day;
+        after = monday - 7 * day;
+        before = monday;
+      } else if (period === 'month') {
+        after = utc(now.getUTCFullYear(), now.getUTCMonth() - 1);
+        before = utc(now.getUTCFullYear(), now.getUTCMonth());
+      } else {
+        after = utc(now.getUTCFullYear() - 1, 0);
+        before = utc(now.getUTCFullYear(), 0);
+      }
+      matched.push(
+        `${prev !== undefined && LAST.has(prev) ? `${ws[i - 1]?.raw} ` : ''}${ws[i]?.raw}${next !== undefined && LAST.has(next) ? ` ${ws[i + 1]?.raw}` : ''}`,
+      );
+    }
+  }
+
+  const pdf = ws.some((x) => x.word === 'pdf');
+  const hasAttachment =
+    pdf || ws.some((x) => ATTACHMENT_WORDS.has(x.word)) || /pi[eè]ce jointe/i.test(question);
+  if (hasAttachment) matched.push(pdf ? 'PDF' : 'attachment');
+
+  const people = matchPeople(
+    db,
+    ws.map((x) => x.word),
+    inboxIds,
+  );
+  if (people.length > 0) matched.push(...people);
+  return { after, before, hasAttachment, attachmentType: pdf ? 'pdf' : null, people, matched };
+}
+
+/**
+ * Senders whose name part, address local part or first domain label equals a question
+ * word of 3+ letters. Words shared by many senders (a common first name, a webmail domain)
+ * narrow nothing and are ignored.
+ */
+function matchPeople(db: Db, questionWords: readonly string[], inboxIds: readonly number[]): string[] {
+  const wanted = new Set(
+    questionWords.filter((w) => w.length >= 3 && !/^\d+$/.test(w) && !isStopword(w, null)),
+  );
+  if (wanted.size === 0 || inboxIds.length === 0) return [];
+  const senders = sql(
+    db,
+    `SELECT DISTINCT from_name AS name, from_address AS address FROM messages
+     WHERE inbox_id IN (SELECT value FROM json_each(?)) AND from_address <> ''`,
+  ).all(JSON.stringify(inboxIds)) as Array<{ name: string; address: string }>;
+  const byWord = new Map<string, Set<string>>();
+  for (const { name, address } of senders) {
+    const [local = '', domain = ''] = address.split('@');
+    const keys = new Set(
+      [
+        ...name.split(/[\s,."'()]+/),
+        ...local.split(/[._+-]+/),
+        (domain.split('.')[0] ?? '').split('-')[0] ?? '',
+      ].map(foldTerm),
+    );
+    for (const key of keys) {
+      if (key.length < 3 || !wanted.has(key)) continue;
+      if (!byWord.has(key)) byWord.set(key, new Set());
+      byWord.get(key)?.add(address);
+    }
+  }
+  return [...byWord.values()]
+    .filter((set) => set.size <= 5)
+    .flatMap((set) => [...set])
+    .sort();
+}

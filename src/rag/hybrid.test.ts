@@ -1,0 +1,57 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Mailsift } from '../engine.js';
+import { embedPending } from './embed.js';
+import { openAiEmbedder } from './embedder.js';
+import { type Loopback, startLoopback } from './openai-loopback.js';
+import { retrieve } from './retrieve.js';
+import { openFixtureArchive } from './test-helpers.js';
+
+describe('hybrid retrieval with the loopback embedder', () => {
+  let server: Loopback;
+  let engine: Mailsift;
+  beforeAll(async () => {
+    server = await startLoopback();
+    engine = (await openFixtureArchive('budget-thread')).engine;
+    await embedPending(engine, openAiEmbedder({ url: server.url, model: 'm' }));
+  });
+  afterAll(async () => {
+    engine.close();
+    await server.close();
+  });
+
+  it('fuses both legs into one ranking, summary first in the pack', async () => {
+    const embedder = openAiEmbedder({ url: server.url, model: 'm' });
+    const result = await retrieve(engine, 'quando parte il terzo turno?', { inbox: 'work', embedder });
+    expect(result.mode).toBe('hybrid');
+    expect(result.degraded).toBeUndefined();
+    expect(result.messages[0]?.messageId).toBe('budget-decision-0605@lagomaggiore-tessuti.example');
+    expect(result.passages[0]?.kind).toBe('summary');
+  });
+
+  it('degrades to keyword results, never an error, when the embedder fails or has no vectors', async () => {
+    server.faults.push('500', '500');
+    const failing = openAiEmbedder({ url: server.url, model: 'm', maxRetries: 1, sleep: async () => {} });
+    const down = await retrieve(engine, 'forklift lease option B', { inbox: 'work', embedder: failing });
+    expect(down.mode).toBe('keyword');
+    expect(down.degraded).toMatch(/the embedder failed .*answered 500/);
+    expect(down.messages.length).toBeGreaterThan(0);
+
+    const other = openAiEmbedder({ url: server.url, model: 'another' });
+    const missing = await retrieve(engine, 'forklift lease option B', { inbox: 'work', embedder: other });
+    expect(missing).toMatchObject({
+      mode: 'keyword',
+      degraded: expect.stringMatching(/no vectors of openai:another/),
+    });
+  });
+
+  it('applies date and attachment filters to both legs', async () => {
+    const embedder = openAiEmbedder({ url: server.url, model: 'm' });
+    const june5 = await retrieve(engine, 'option B in June 2024', { inbox: 'work', embedder });
+    expect(june5.filters).toMatchObject({ after: Date.UTC(2024, 5, 1), before: Date.UTC(2024, 6, 1) });
+    expect(june5.messages.length).toBeGreaterThan(0);
+    const may = await retrieve(engine, 'option B in May 2024', { inbox: 'work', embedder });
+    expect(may.messages).toEqual([]);
+    const pdf = await retrieve(engine, 'option B with a PDF', { inbox: 'work', embedder });
+    expect(pdf.messages).toEqual([]);
+  });
+});

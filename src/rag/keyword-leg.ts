@@ -1,0 +1,135 @@
+// The keyword leg in question mode: the question's content words (stopwords dropped in
+// its language, stems added) scored disjunctively with bm25 over the agent-search index,
+// under the same filters as the vector leg. Rare words, identifiers and phrases carry the
+// highest idf, so they still lead; a question need not match every word.
+
+import { detectLanguage, isLanguage, type Language, parseQuery, type QueryGroup } from '../analysis/index.js';
+import { COLUMNS } from '../index/index.js';
+import { COLUMN_WEIGHTS } from '../search/index.js';
+import { type Db, sql } from '../store/index.js';
+import { expansionsFor } from './expansions.js';
+import type { QuestionFilters } from './filters.js';
+import { isStopword } from './stopwords.js';
+
+/** Content groups kept from one question: more would only add noise and cost. */
+const MAX_GROUPS = 24;
+/** Score multiplier of mailing-list mail in question mode. */
+const BULK_FACTOR = 0.5;
+const WEIGHTS = COLUMNS.map((c) => COLUMN_WEIGHTS[c]).join(', ');
+
+const quote = (term: string): string => `"${term.replace(/"/g, '""')}"`;
+
+export interface KeywordHit {
+  readonly rowid: number;
+  readonly inboxId: number;
+  readonly threadId: string;
+  readonly score: number;
+}
+
+/** The groups of a question worth searching for. */
+export function contentGroups(question: string, languages: readonly Language[]): QueryGroup[] {
+  const language = detectLanguage(question);
+  const groups = parseQuery(question, {
+    languages: language && !languages.includes(language) ? [...languages, language] : languages,
+  });
+  return groups
+    .filter(
+      (g) =>
+        g.parts.length > 1 || ((g.parts[0]?.length ?? 0) > 1 && !isStopword(g.parts[0] as string, language)),
+    )
+    .slice(0, MAX_GROUPS);
+}
+
+/** Any of the group's forms in any field: identifiers as a phrase, text exact or stemmed. */
+function groupExpression(group: QueryGroup): string {
+  const phrase = group.parts.map(quote).join(' + ');
+  const text = group.compound === null ? phrase : `${quote(group.compound)} OR (${phrase})`;
+  const alternatives = [
+    `{ident_from ident_recipients ident_subject} : (${phrase})`,
+    `{text_authored text_attachments text_quoted} : (${text})`,
+  ];
+  const stems = group.parts.length === 1 ? (group.stems[0] ?? []).filter((s) => s !== group.parts[0]) : [];
+  if (stems.length > 0)
+    alternatives.push(`{text_stems text_authored text_attachments} : (${stems.map(quote).join(' OR ')})`);
+  return `(${alternatives.join(' OR ')})`;
+}
+
+/**
+ * Adjacent content words of the question as phrases ("delivery schedule"): a message that
+ * has them side by side scores their bm25 on top of the single words'.
+ */
+function phrases(groups: readonly QueryGroup[]): string[] {
+  const result: string[] = [];
+  for (let i = 0; i + 1 < groups.length; i++) {
+    const a = groups[i] as QueryGroup;
+    const b = groups[i + 1] as QueryGroup;
+    if (a.parts.length !== 1 || b.parts.length !== 1 || b.start - a.end > 1) continue;
+    const phrase = `${quote(a.parts[0] as string)} + ${quote(b.parts[0] as string)}`;
+    result.push(`{ident_subject text_authored text_attachments} : (${phrase})`);
+  }
+  return result;
+}
+
+/** SQL conditions (on keyword_docs `d`) and binds shared by every retrieval leg. */
+export function filterSql(filters: QuestionFilters): { where: string; binds: Record<string, unknown> } {
+  const where: string[] = [];
+  const binds: Record<string, unknown> = {};
+  if (filters.after !== null) {
+    where.push('d.date >= @after');
+    binds.after = filters.after;
+  }
+  if (filters.before !== null) {
+    where.push('d.date < @before');
+    binds.before = filters.before;
+  }
+  if (filters.hasAttachment) {
+    where.push(`EXISTS (SELECT 1 FROM attachments a WHERE a.message_rowid = d.rowid AND a.inline = 0
+      ${filters.attachmentType === 'pdf' ? "AND (a.content_type = 'application/pdf' OR lower(a.filename) LIKE '%.pdf')" : ''})`);
+  }
+  if (filters.people.length > 0) {
+    // A thread with the person in it: the answer may be a reply to them.
+    where.push(`EXISTS (SELECT 1 FROM messages p WHERE p.inbox_id = d.inbox_id AND p.thread_id = d.thread_id
+      AND p.from_address IN (SELECT value FROM json_each(@people)))`);
+    binds.people = JSON.stringify(filters.people);
+  }
+  return { where: where.map((w) => `AND ${w}`).join(' '), binds };
+}
+
+/** Up to `limit` messages matching any content word of the question, best first. */
+export function keywordLeg(
+  db: Db,
+  question: string,
+  inboxIds: readonly number[],
+  filters: QuestionFilters,
+  limit: number,
+): KeywordHit[] {
+  const languages = (sql(db, 'SELECT language FROM keyword_languages').all() as Array<{ language: string }>)
+    .map((r) => r.language)
+    .filter(isLanguage);
+  const groups = contentGroups(question, languages);
+  if (groups.length === 0 || inboxIds.length === 0) return [];
+  const extra = expansionsFor(groups.flatMap((g) => g.parts)).flatMap((w) => contentGroups(w, languages));
+  const { where, binds } = filterSql(filters);
+  const text = `
+    SELECT k.rowid AS rowid, d.inbox_id AS inboxId, d.thread_id AS threadId, -bm25(keyword_index, ${WEIGHTS}) AS score
+    FROM keyword_index k CROSS JOIN keyword_docs d ON d.rowid = k.rowid
+    WHERE keyword_index MATCH @match AND d.inbox_id IN (SELECT value FROM json_each(@inboxes))
+      AND d.untrusted = 0 AND d.excluded = 0 ${where}
+    ORDER BY score DESC LIMIT @limit`;
+  const rows = sql(db, text).all({
+    match: [...groups, ...extra].map(groupExpression).concat(phrases(groups)).join(' OR '),
+    inboxes: JSON.stringify(inboxIds),
+    limit: limit * 2,
+    ...binds,
+  }) as KeywordHit[];
+  // Bulk mail (mailing lists, newsletters, notifications) repeats the words of every topic;
+  // a question about what people wrote is answered by correspondence first.
+  const bulk = sql(db, 'SELECT list_id IS NOT NULL AS bulk FROM messages WHERE id = ?');
+  return rows
+    .map((h) => ({
+      ...h,
+      score: (bulk.get(h.rowid) as { bulk: number } | undefined)?.bulk ? h.score * BULK_FACTOR : h.score,
+    }))
+    .sort((a, b) => b.score - a.score)
+    .slice(0, limit);
+}

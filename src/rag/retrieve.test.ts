@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadQuestionFile, runEval } from '../eval/index.js';
+import { openSampleArchive, SAMPLE, type SampleArchive } from '../eval/sample-archive.js';
+import { ragRetriever } from './eval-retriever.js';
+import { retrieve } from './retrieve.js';
+
+describe('question-mode retrieval on the bundled sample', () => {
+  let sample: SampleArchive;
+  beforeAll(async () => {
+    sample = await openSampleArchive();
+  });
+  afterAll(() => sample.engine.close());
+
+  it('passes the question entries of sample/questions.yaml with keyword-only question mode', async () => {
+    const set = loadQuestionFile(`${SAMPLE}/questions.yaml`);
+    const questions = { path: set.path, questions: set.questions.filter((q) => q.question !== undefined) };
+    expect(questions.questions).toHaveLength(2);
+    const report = await runEval(sample.engine, questions, {
+      inbox: 'demo',
+      store: false,
+      retrievers: { question: ragRetriever(sample.engine) },
+    });
+    expect(report.results.map((r) => `${r.id}: ${r.status} rank ${r.rank} top ${r.top.join(', ')}`)).toEqual(
+      report.results.map((r) => expect.stringMatching(new RegExp(`^${r.id}: pass`))),
+    );
+  });
+
+  it('returns a context pack: summary first, cited passages within the budget, no spoofed mail', async () => {
+    const result = await retrieve(
+      sample.engine,
+      'when did the supplier first dispute the delivery schedule?',
+      {
+        inbox: 'demo',
+        budget: 800,
+      },
+    );
+    expect(result.mode).toBe('keyword');
+    expect(result.notes).toContain('no embedder configured: keyword retrieval only');
+    expect(result.tokens).toBeLessThanOrEqual(800);
+    expect(result.passages[0]?.kind).toBe('summary');
+    const ids = result.passages.flatMap((p) => p.messageIds);
+    expect(ids).toContain('nw-dispute-0304@nordwind-logistik.de');
+    expect(new Set(result.passages.map((p) => p.chunkId)).size).toBe(result.passages.length);
+
+    const spoof = await retrieve(sample.engine, 'is my password expiring today?', {
+      inbox: 'demo',
+      limit: 20,
+    });
+    expect(spoof.messages.map((m) => m.messageId)).not.toContain('2024090205050000.spoof@microsoft.com');
+    expect(spoof.messages.map((m) => m.messageId)).not.toContain('Tb4CzpnelXoyK7pmrak9.120@microsoft.com');
+  });
+
+  it('refuses an empty or oversized question with a typed error, and answers any language', async () => {
+    await expect(retrieve(sample.engine, '   ')).rejects.toMatchObject({
+      code: 'invalid_argument',
+      param: 'question',
+    });
+    await expect(retrieve(sample.engine, 'x'.repeat(50_000))).rejects.toMatchObject({
+      code: 'invalid_argument',
+    });
+    const ru = await retrieve(sample.engine, 'кто отвечает за груз по договору?', { inbox: 'demo' });
+    expect(ru.messages.map((m) => m.messageId)).toContain('c0ffee02-7d2a-4f1b-9e3c-ural0520@ural-trans.ru');
+    const none = await retrieve(sample.engine, '???', { inbox: 'demo' });
+    expect(none.passages).toEqual([]);
+  });
+});

@@ -1,0 +1,341 @@
+// Hybrid retrieval: filters from the question, a keyword leg and (with an embedder) a vector
+// leg under the same filters, fused with reciprocal rank fusion (k = 60) first over threads
+// (summaries), then over messages within the top threads, expanded into a context pack of
+// passages within a token budget.
+
+import { describeError, MailsiftError } from '../core/errors.js';
+import type { Mailsift } from '../engine.js';
+import { type Db, inboxByName, sql } from '../store/index.js';
+import type { ChunkKind, ChunkMeta } from './chunk.js';
+import type { Embedder } from './embedder.js';
+import { extractFilters, type QuestionFilters } from './filters.js';
+import { filterSql, type KeywordHit, keywordLeg } from './keyword-leg.js';
+import { syncChunks } from './sync.js';
+import { knn, vectorModel } from './vectors.js';
+
+/** Longest question accepted: a question, not a document (50 KB pasted mail is refused). */
+export const MAX_QUESTION_CHARS = 2000;
+export const RRF_K = 60;
+
+export interface RetrieveOptions {
+  readonly inbox?: string;
+  /** Threads to return; default 5. */
+  readonly limit?: number;
+  /** Token budget of the context pack; default 2,000. */
+  readonly budget?: number;
+  /** 'keyword' skips the vector leg even with an embedder. Default 'hybrid'. */
+  readonly mode?: 'hybrid' | 'keyword';
+  readonly embedder?: Embedder;
+  /** Reference time for relative dates ("last October"). */
+  readonly now?: Date;
+}
+
+export interface Passage {
+  readonly kind: ChunkKind;
+  readonly chunkId: number;
+  readonly inbox: string;
+  readonly threadId: string;
+  readonly messageIds: readonly string[];
+  readonly date: string;
+  readonly from: string;
+  readonly subject: string;
+  readonly text: string;
+  readonly tokens: number;
+}
+
+export interface RetrievalResult {
+  readonly question: string;
+  readonly mode: 'hybrid' | 'keyword';
+  /** Why the vector leg was skipped although an embedder was given. */
+  readonly degraded?: string;
+  readonly filters: QuestionFilters;
+  readonly threads: ReadonlyArray<{
+    readonly inbox: string;
+    readonly threadId: string;
+    readonly score: number;
+  }>;
+  /** Message-IDs of the top threads, best first. */
+  readonly messages: ReadonlyArray<{
+    readonly messageId: string;
+    readonly threadId: string;
+    readonly score: number;
+  }>;
+  readonly passages: readonly Passage[];
+  readonly tokens: number;
+  readonly notes: readonly string[];
+}
+
+interface ChunkRow {
+  id: number;
+  inboxId: number;
+  threadId: string;
+  kind: ChunkKind;
+  text: string;
+  tokens: number;
+  meta: string;
+}
+
+const threadKey = (inboxId: number, threadId: string): string => `${inboxId}:${threadId}`;
+
+/** Adds 1/(k + rank) for each list's items (rank 1-based, first appearance counts). */
+function fuse(lists: ReadonlyArray<readonly string[]>): Map<string, number> {
+  const scores = new Map<string, number>();
+  for (const list of lists) {
+    const seen = new Set<string>();
+    let rank = 0;
+    for (const key of list) {
+      if (seen.has(key)) continue;
+      seen.add(key);
+      rank++;
+      scores.set(key, (scores.get(key) ?? 0) + 1 / (RRF_K + rank));
+    }
+  }
+  return scores;
+}
+
+function validate(question: string): string {
+  const trimmed = question.trim();
+  if (trimmed === '')
+    throw new MailsiftError('invalid_argument', 'the question is empty', { param: 'question' });
+  if (trimmed.length > MAX_QUESTION_CHARS)
+    throw new MailsiftError(
+      'invalid_argument',
+      `the question is ${trimmed.length} characters long; at most ${MAX_QUESTION_CHARS} are accepted`,
+      { param: 'question' },
+    );
+  return trimmed;
+}
+
+/**
+ * Threads of the keyword hits, best first: a thread scores its best message plus a decaying
+ * share of the next two, so a conversation that keeps returning to the question's subject
+ * outranks a single message that mentions it once.
+ */
+function keywordThreads(hits: readonly KeywordHit[]): string[] {
+  const scores = new Map<string, number[]>();
+  for (const h of hits) {
+    const key = threadKey(h.inboxId, h.threadId);
+    scores.set(key, [...(scores.get(key) ?? []), h.score]);
+  }
+  return [...scores]
+    .map(([key, s]) => [key, (s[0] ?? 0) + 0.5 * (s[1] ?? 0) + 0.25 * (s[2] ?? 0)] as const)
+    .sort((a, b) => b[1] - a[1])
+    .map(([key]) => key);
+}
+
+/** Messages (by rowid) that may be shown under the filters: trusted, not excluded. */
+function allowed(db: Db, rowids: readonly number[], filters: QuestionFilters): Set<number> {
+  if (rowids.length === 0) return new Set();
+  const { where, binds } = filterSql(filters);
+  const rows = sql(
+    db,
+    `SELECT d.rowid AS rowid FROM keyword_docs d WHERE d.rowid IN (SELECT value FROM json_each(@ids))
+     AND d.untrusted = 0 AND d.excluded = 0 ${where}`,
+  ).all({ ids: JSON.stringify(rowids), ...binds }) as Array<{ rowid: number }>;
+  return new Set(rows.map((r) => r.rowid));
+}
+
+interface VectorLeg {
+  /** Thread keys by summary similarity. */
+  readonly threads: string[];
+  /** Chunk ids of details and attachments, closest first, each with its message rowids. */
+  readonly chunks: Array<{ id: number; threadKey: string; rowids: number[] }>;
+}
+
+async function vectorLeg(
+  db: Db,
+  embedder: Embedder,
+  question: string,
+  inboxIds: readonly number[],
+  filters: QuestionFilters,
+): Promise<VectorLeg> {
+  const [embedding] = await embedder.embed([question]);
+  if (!embedding) throw new Error('the embedder returned no vector for the question');
+  const rowsOf = sql(db, 'SELECT message_rowid AS rowid FROM rag_chunk_messages WHERE chunk_id = ?');
+  const chunkOf = sql(db, 'SELECT inbox_id AS inboxId, thread_id AS threadId FROM rag_chunks WHERE id = ?');
+  const resolve = (hits: Array<{ chunkId: number }>) =>
+    hits.flatMap((h) => {
+      const c = chunkOf.get(h.chunkId) as { inboxId: number; threadId: string } | undefined;
+      if (!c) return [];
+      const rowids = (rowsOf.all(h.chunkId) as Array<{ rowid: number }>).map((r) => r.rowid);
+      return [{ id: h.chunkId, threadKey: threadKey(c.inboxId, c.threadId), rowids }];
+    });
+  const summaries = resolve(
+    inboxIds.flatMap((inboxId) => knn(db, embedding, { inboxId, kinds: ['summary'], k: 50 })),
+  );
+  const details = resolve(
+    inboxIds.flatMap((inboxId) =>
+      knn(db, embedding, {
+        inboxId,
+        kinds: ['detail', 'attachment'],
+        k: 200,
+        after: filters.after,
+        before: filters.before,
+        hasAttachment: filters.hasAttachment,
+      }),
+    ),
+  );
+  const ok = allowed(db, [...new Set([...summaries, ...details].flatMap((c) => c.rowids))], filters);
+  return {
+    threads: summaries.filter((c) => c.rowids.some((r) => ok.has(r))).map((c) => c.threadKey),
+    chunks: details.filter((c) => c.rowids.some((r) => ok.has(r))),
+  };
+}
+
+export async function retrieve(
+  engine: Mailsift,
+  question: string,
+  options: RetrieveOptions = {},
+): Promise<RetrievalResult> {
+  const db = engine.archive.db;
+  const q = validate(question);
+  const limit = Math.max(1, Math.min(50, options.limit ?? 5));
+  const budget = Math.max(100, options.budget ?? 2000);
+  const inboxes =
+    options.inbox === undefined
+      ? (sql(db, 'SELECT id, name FROM inboxes ORDER BY name').all() as Array<{ id: number; name: string }>)
+      : [inboxByName(db, options.inbox)];
+  const inboxIds = inboxes.map((i) => i.id);
+  const inboxName = new Map(inboxes.map((i) => [i.id, i.name]));
+  syncChunks(db, options.embedder?.tokenizer ? { tokenizer: options.embedder.tokenizer } : {});
+  const filters = extractFilters(db, q, inboxIds, options.now);
+  const notes: string[] = [];
+
+  const keyword = keywordLeg(db, q, inboxIds, filters, 200);
+  let vectors: VectorLeg = { threads: [], chunks: [] };
+  let mode: 'hybrid' | 'keyword' = 'keyword';
+  let degraded: string | undefined;
+  if (options.mode !== 'keyword' && options.embedder) {
+    const recorded = vectorModel(db);
+    if (recorded === null || recorded.model !== options.embedder.id) {
+      degraded = `no vectors of ${options.embedder.id} yet (run \`mailsift embed\`); keyword results only`;
+    } else {
+      try {
+        vectors = await vectorLeg(db, options.embedder, q, inboxIds, filters);
+        mode = 'hybrid';
+      } catch (error) {
+        degraded = `the embedder failed (${describeError(error)}); keyword results only`;
+      }
+    }
+  } else if (options.mode !== 'keyword') notes.push('no embedder configured: keyword retrieval only');
+
+  const threadScores = fuse([
+    keywordThreads(keyword),
+    vectors.threads,
+    vectors.chunks.map((c) => c.threadKey),
+  ]);
+  const topThreads = [...threadScores].sort((a, b) => b[1] - a[1]).slice(0, limit);
+  const top = new Map(topThreads);
+  const rowThread = new Map<number, string>();
+  for (const h of keyword) rowThread.set(h.rowid, threadKey(h.inboxId, h.threadId));
+  for (const c of vectors.chunks) for (const r of c.rowids) rowThread.set(r, c.threadKey);
+  const messageScores = fuse([
+    keyword.map((h) => String(h.rowid)),
+    vectors.chunks.flatMap((c) => c.rowids.map(String)),
+  ]);
+  const ranked = [...messageScores]
+    .map(([rowid, score]) => ({
+      rowid: Number(rowid),
+      score: score + (top.get(rowThread.get(Number(rowid)) ?? '') ?? -1),
+    }))
+    .filter((m) => top.has(rowThread.get(m.rowid) ?? ''))
+    .sort((a, b) => b.score - a.score);
+
+  const info = sql(db, 'SELECT message_id AS messageId, thread_id AS threadId FROM messages WHERE id = ?');
+  const messages = ranked.flatMap((m) => {
+    const row = info.get(m.rowid) as { messageId: string; threadId: string } | undefined;
+    return row ? [{ ...row, score: m.score }] : [];
+  });
+  const vectorRank = new Map(vectors.chunks.map((c, i) => [c.id, i]));
+  const passages = pack(
+    db,
+    topThreads.map(([key]) => key),
+    ranked,
+    rowThread,
+    vectorRank,
+    budget,
+    inboxName,
+  );
+  return {
+    question: q,
+    mode,
+    ...(degraded === undefined ? {} : { degraded }),
+    filters,
+    threads: topThreads.map(([key, score]) => {
+      const [inboxId, ...rest] = key.split(':');
+      return { inbox: inboxName.get(Number(inboxId)) ?? '', threadId: rest.join(':'), score };
+    }),
+    messages,
+    passages,
+    tokens: passages.reduce((sum, p) => sum + p.tokens, 0),
+    notes,
+  };
+}
+
+/** Per top thread: its summary, then its best messages' chunks, while the budget lasts. */
+function pack(
+  db: Db,
+  threads: readonly string[],
+  ranked: ReadonlyArray<{ rowid: number }>,
+  rowThread: ReadonlyMap<number, string>,
+  vectorRank: ReadonlyMap<number, number>,
+  budget: number,
+  inboxName: ReadonlyMap<number, string>,
+): Passage[] {
+  const summaryOf = sql(
+    db,
+    "SELECT id, inbox_id AS inboxId, thread_id AS threadId, kind, text, tokens, meta FROM rag_chunks WHERE inbox_id = ? AND thread_id = ? AND kind = 'summary'",
+  );
+  const chunksOf = sql(
+    db,
+    `SELECT c.id, c.inbox_id AS inboxId, c.thread_id AS threadId, c.kind, c.text, c.tokens, c.meta FROM rag_chunk_messages l
+     JOIN rag_chunks c ON c.id = l.chunk_id WHERE l.message_rowid = ? AND c.kind <> 'summary' ORDER BY c.id`,
+  );
+  const head = sql(
+    db,
+    'SELECT from_name AS name, from_address AS address, subject FROM messages WHERE message_id = ? LIMIT 1',
+  );
+  const passages: Passage[] = [];
+  const seen = new Set<number>();
+  let used = 0;
+  const add = (c: ChunkRow): void => {
+    if (seen.has(c.id) || used + c.tokens > budget) return;
+    seen.add(c.id);
+    used += c.tokens;
+    const meta = JSON.parse(c.meta) as ChunkMeta;
+    const first = head.get(meta.messageIds[0]) as
+      | { name: string; address: string; subject: string }
+      | undefined;
+    passages.push({
+      kind: c.kind,
+      chunkId: c.id,
+      inbox: inboxName.get(c.inboxId) ?? meta.inbox,
+      threadId: c.threadId,
+      messageIds: meta.messageIds,
+      date: new Date(c.kind === 'summary' ? meta.dateTo : meta.dateFrom).toISOString(),
+      from:
+        c.kind === 'summary'
+          ? ''
+          : first
+            ? first.name
+              ? `${first.name} <${first.address}>`
+              : first.address
+            : '',
+      subject: first?.subject ?? '',
+      text: c.text,
+      tokens: c.tokens,
+    });
+  };
+  for (const key of threads) {
+    const [inboxId, ...rest] = key.split(':');
+    const summary = summaryOf.get(Number(inboxId), rest.join(':')) as ChunkRow | undefined;
+    if (summary) add(summary);
+    for (const m of ranked.filter((r) => rowThread.get(r.rowid) === key).slice(0, 3)) {
+      const chunks = (chunksOf.all(m.rowid) as ChunkRow[]).sort(
+        (a, b) => (vectorRank.get(a.id) ?? 1e9) - (vectorRank.get(b.id) ?? 1e9) || a.id - b.id,
+      );
+      for (const c of chunks.slice(0, 2)) add(c);
+    }
+  }
+  return passages;
+}
