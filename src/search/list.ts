@@ -7,7 +7,7 @@ import { type Db, inboxByName, loadMessage, type StoredMessage, sql } from '../s
 import { type MessageItem, messageItem } from './hits.js';
 import { isPrefixPart } from './match.js';
 import { decodePageToken, encodePageToken, fingerprint } from './page-token.js';
-import { type ListRequest, validateListParams } from './params.js';
+import { type AttachmentTypeFilter, type ListRequest, validateListParams } from './params.js';
 
 export interface ListResult {
   readonly count: number;
@@ -41,6 +41,34 @@ function hiddenLabels(request: ListRequest): string[] {
 function singleInbox(db: Db): number {
   const rows = db.prepare('SELECT id FROM inboxes LIMIT 2').pluck().all() as number[];
   return rows.length === 1 ? (rows[0] as number) : 0;
+}
+
+const attachmentTypeValue = (filter: AttachmentTypeFilter): string =>
+  'format' in filter ? filter.format : filter.mimeType;
+
+/** A type carried by at least 1 in DENSE_SHARE messages is found by walking the date order. */
+const DENSE_SHARE = 50;
+
+/**
+ * SQL matching messages with a non-inline attachment of the type (bound as @attachmentType).
+ * A common type is checked per message while walking the date index, which fills a page
+ * after a few rows; a rare one would make that walk read the whole archive, so its few
+ * carriers are collected first and the walk only probes them. Measured on 100k messages:
+ * a type nobody carries took 90–120 ms per page walking, 6 ms collected.
+ */
+function attachmentTypeCondition(db: Db, filter: AttachmentTypeFilter): string {
+  // Inline parts (signature logos, embedded images) are not what "carries a PDF" means.
+  const carriers = `attachments a JOIN attachment_texts t ON t.sha256 = a.sha256
+    WHERE a.inline = 0 AND ${'format' in filter ? 't.format = @attachmentType' : 't.detected_type GLOB @attachmentType'}`;
+  // The highest rowid stands in for the message count: close enough, and free.
+  const highest = (sql(db, 'SELECT max(id) FROM messages').pluck().get() as number | null) ?? 0;
+  const dense = Math.max(1, Math.ceil(highest / DENSE_SHARE));
+  const found = sql(db, `SELECT count(*) FROM (SELECT 1 FROM ${carriers} LIMIT @dense)`)
+    .pluck()
+    .get({ attachmentType: attachmentTypeValue(filter), dense }) as number;
+  return found >= dense
+    ? `EXISTS (SELECT 1 FROM ${carriers} AND a.message_rowid = m.id)`
+    : `m.id IN (SELECT a.message_rowid FROM ${carriers})`;
 }
 
 /** Lists messages matching every filter, newest first unless `ascending`. Params: see listParamsSchema. */
@@ -90,17 +118,8 @@ export function listMessages(db: Db, params: unknown): ListResult {
       );
     }
     if (request.attachmentType !== null) {
-      // Inline parts (signature logos, embedded images) are not what "carries a PDF" means.
-      const kind =
-        'format' in request.attachmentType
-          ? 't.format = @attachmentType'
-          : 't.detected_type GLOB @attachmentType';
-      where.push(
-        `EXISTS (SELECT 1 FROM attachments a JOIN attachment_texts t ON t.sha256 = a.sha256
-           WHERE a.message_rowid = m.id AND a.inline = 0 AND ${kind})`,
-      );
-      binds.attachmentType =
-        'format' in request.attachmentType ? request.attachmentType.format : request.attachmentType.mimeType;
+      where.push(attachmentTypeCondition(db, request.attachmentType));
+      binds.attachmentType = attachmentTypeValue(request.attachmentType);
     }
     if (request.threadId !== null) {
       where.push(
