@@ -10,7 +10,16 @@ import {
 } from './pipeline/attachment-content.js';
 import { type IngestOptions, type IngestReport, ingest } from './pipeline/ingest.js';
 import { type ReextractReport, reextract } from './pipeline/reextract.js';
-import { ensureRagTables, ragIndexHook } from './rag/index.js';
+import {
+  type Answer,
+  type AskOptions,
+  ensureRagTables,
+  type RetrievalResult,
+  type RetrieveOptions,
+  ask as ragAsk,
+  ragIndexHook,
+  retrieve as ragRetrieve,
+} from './rag/index.js';
 import {
   type ListParams,
   type ListResult,
@@ -69,6 +78,16 @@ export class Mailsift {
 
   searchThreads(params: SearchParams): ThreadSearchResult {
     return searchThreads(this.archive.db, params);
+  }
+
+  /** Hybrid retrieval for RAG: a context pack of cited passages (keyword-only without an embedder). */
+  retrieve(question: string, options: RetrieveOptions = {}): Promise<RetrievalResult> {
+    return ragRetrieve(this, question, options);
+  }
+
+  /** An answer with citations: from the LLM when one is given, else extractive. */
+  ask(question: string, options: AskOptions = {}): Promise<Answer> {
+    return ragAsk(this, question, options);
   }
 
   listMessages(params: ListParams): ListResult {

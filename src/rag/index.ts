@@ -1,6 +1,8 @@
 // Retrieval for RAG: thread-aware chunks and summaries kept in step with the store,
 // embedders and the sqlite-vec index, hybrid keyword + vector retrieval, cited answers.
 
+export { type Answer, type AskOptions, ask, buildPrompt, type Citation } from './answer.js';
+export { type ChatMessage, type ChatModel, type OpenAiChatOptions, openAiChat } from './chat.js';
 export {
   buildThreadChunks,
   type ChunkDraft,
@@ -8,6 +10,15 @@ export {
   type ChunkMeta,
   type ChunkOptions,
 } from './chunk.js';
+export {
+  type ConfigSources,
+  createChatModel,
+  createEmbedder,
+  type EmbedderConfig,
+  type LlmConfig,
+  loadProviderConfig,
+  type ProviderConfig,
+} from './config.js';
 export { backlogSize, type EmbedOptions, type EmbedReport, embedPending } from './embed.js';
 export { type Embedder, type OpenAiEmbedderOptions, openAiEmbedder } from './embedder.js';
 export { ragRetriever } from './eval-retriever.js';

@@ -3,8 +3,10 @@
 // calls the engine, and maps errors to exit codes.
 
 import { Command } from 'commander';
+import { registerAsk } from './commands/ask.js';
 import { registerAttachment } from './commands/attachment.js';
 import { registerCheck } from './commands/check.js';
+import { registerEmbed } from './commands/embed.js';
 import { registerEval } from './commands/eval.js';
 import { registerIngest } from './commands/ingest.js';
 import { registerKeys } from './commands/keys.js';
@@ -13,6 +15,7 @@ import { registerMcp } from './commands/mcp.js';
 import { registerParse } from './commands/parse.js';
 import { registerReextract } from './commands/reextract.js';
 import { registerReindex } from './commands/reindex.js';
+import { registerRetrieve } from './commands/retrieve.js';
 import { registerSearch } from './commands/search.js';
 import { registerServe } from './commands/serve.js';
 import { registerShow } from './commands/show.js';
@@ -46,6 +49,9 @@ for (const register of [
   registerServe,
   registerMcp,
   registerKeys,
+  registerRetrieve,
+  registerAsk,
+  registerEmbed,
 ]) {
   const before = program.commands.length;
   register(program, globals);

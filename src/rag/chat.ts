@@ -1,0 +1,44 @@
+// Chat models behind one interface, and the `openai` one: any OpenAI-compatible
+// /v1/chat/completions endpoint, with the shared retry, backoff and timeout handling.
+
+import { z } from 'zod';
+import { type EndpointOptions, endpointUrl, ProviderError, postJson } from './provider-http.js';
+
+export interface ChatMessage {
+  readonly role: 'system' | 'user' | 'assistant';
+  readonly content: string;
+}
+
+export interface ChatModel {
+  readonly id: string;
+  /** The assistant's reply text. Throws ProviderError when the provider fails. */
+  complete(messages: readonly ChatMessage[]): Promise<string>;
+}
+
+export interface OpenAiChatOptions extends EndpointOptions {
+  readonly model: string;
+  readonly maxTokens?: number;
+}
+
+const chatResponse = z.object({
+  choices: z.array(z.object({ message: z.object({ content: z.string().nullable() }) })).min(1),
+});
+
+export function openAiChat(options: OpenAiChatOptions): ChatModel {
+  const url = endpointUrl(options.url, '/chat/completions');
+  return {
+    id: `openai:${options.model}`,
+    async complete(messages) {
+      const body = {
+        model: options.model,
+        messages,
+        temperature: 0,
+        ...(options.maxTokens ? { max_tokens: options.maxTokens } : {}),
+      };
+      const parsed = chatResponse.safeParse(await postJson(options, url, body, 'llm'));
+      const content = parsed.success ? parsed.data.choices[0]?.message.content : null;
+      if (!content) throw new ProviderError(`llm at ${url} answered without a message`, 'llm', 200);
+      return content;
+    },
+  };
+}

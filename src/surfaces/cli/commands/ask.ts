@@ -1,0 +1,33 @@
+// mailsift ask "<question>": an answer citing a Message-ID for every claim — written by the
+// configured LLM (citations checked against what was retrieved), or extractive without one.
+
+import type { Command } from 'commander';
+import { createChatModel, createEmbedder, loadProviderConfig } from '../../../rag/index.js';
+import { type GlobalOptions, printJson, printLine, withEngine } from '../context.js';
+
+export function registerAsk(program: Command, globals: () => GlobalOptions): void {
+  program
+    .command('ask')
+    .description('answer a question from the archive with citations (LLM when configured, else extractive)')
+    .argument('<question>', 'a question in words, any language')
+    .option('--inbox <name>', 'search this inbox only')
+    .action(async (question: string, options: { inbox?: string }) => {
+      const global = globals();
+      const config = loadProviderConfig();
+      const answer = await withEngine(global, (engine) =>
+        engine.ask(question, {
+          ...(options.inbox ? { inbox: options.inbox } : {}),
+          ...(config.embedder ? { embedder: createEmbedder(config.embedder) } : {}),
+          ...(config.llm ? { llm: createChatModel(config.llm) } : {}),
+        }),
+      );
+      if (global.json) return printJson(answer);
+      printLine(answer.answer);
+      if (answer.unknownCitations.length > 0)
+        printLine(`\nWARNING: cites messages that were not retrieved: ${answer.unknownCitations.join(', ')}`);
+      if (answer.retrieval.degraded) printLine(`\n(${answer.retrieval.degraded})`);
+      printLine('\nSources:');
+      for (const c of answer.citations)
+        printLine(`  ${c.date.slice(0, 10)}  ${c.from}  ${c.subject}  <${c.messageId}>`);
+    });
+}

@@ -1,0 +1,48 @@
+// mailsift retrieve "<question>": the context pack alone (passages with ids, dates and
+// senders within a token budget), for users who bring their own LLM.
+
+import type { Command } from 'commander';
+import { createEmbedder, loadProviderConfig } from '../../../rag/index.js';
+import { type GlobalOptions, printJson, printLine, withEngine } from '../context.js';
+import { positiveInt } from './rag-options.js';
+
+export function registerRetrieve(program: Command, globals: () => GlobalOptions): void {
+  program
+    .command('retrieve')
+    .description(
+      'retrieve the context pack for a question (hybrid with an embedder configured, else keyword)',
+    )
+    .argument('<question>', 'a question in words, any language')
+    .option('--inbox <name>', 'search this inbox only')
+    .option('--limit <n>', 'threads to retrieve (default 5)', positiveInt('--limit'))
+    .option('--budget <tokens>', 'token budget of the pack (default 2000)', positiveInt('--budget'))
+    .option('--keyword', 'skip the vector leg')
+    .action(
+      async (
+        question: string,
+        options: { inbox?: string; limit?: number; budget?: number; keyword?: boolean },
+      ) => {
+        const global = globals();
+        const config = loadProviderConfig();
+        const result = await withEngine(global, (engine) =>
+          engine.retrieve(question, {
+            ...(options.inbox ? { inbox: options.inbox } : {}),
+            ...(options.limit ? { limit: options.limit } : {}),
+            ...(options.budget ? { budget: options.budget } : {}),
+            ...(options.keyword ? { mode: 'keyword' as const } : {}),
+            ...(config.embedder ? { embedder: createEmbedder(config.embedder) } : {}),
+          }),
+        );
+        if (global.json) return printJson(result);
+        printLine(
+          `${result.mode} retrieval${result.degraded ? ` (degraded: ${result.degraded})` : ''}, ${result.passages.length} passages, ~${result.tokens} tokens`,
+        );
+        for (const p of result.passages) {
+          printLine(
+            `\n--- ${p.kind} · ${p.date.slice(0, 10)} · ${p.from || p.subject} · <${p.messageIds[0]}>`,
+          );
+          printLine(p.text);
+        }
+      },
+    );
+}
