@@ -4,8 +4,10 @@
 
 import { describeError } from '../core/errors.js';
 import type { Mailsift } from '../engine.js';
+import type { EmbedderProbe } from '../health/index.js';
 import { sql } from '../store/index.js';
 import type { Embedder } from './embedder.js';
+import { getRagMeta, setRagMeta } from './schema.js';
 import { syncChunks } from './sync.js';
 import { prepareVectorTable, storeVectors, vectorModel } from './vectors.js';
 
@@ -68,6 +70,7 @@ export async function embedPending(
     try {
       vectors = await embedder.embed(chunks.map((c) => c.text));
     } catch (error) {
+      setRagMeta(db, 'last_error', describeError(error));
       return { embedded, remaining: backlogSize(engine), reset, error: describeError(error) };
     }
     if (!checked) {
@@ -98,5 +101,23 @@ export async function embedPending(
     embedded += chunks.length;
     options.onProgress?.(embedded, backlogSize(engine));
   }
+  sql(db, "DELETE FROM rag_meta WHERE key = 'last_error'").run();
   return { embedded, remaining: backlogSize(engine), reset };
+}
+
+/** The health checks' view of an embedder: chunks waiting per inbox and the last failure. */
+export function embedderProbe(engine: Mailsift, embedder: Embedder): EmbedderProbe {
+  const db = engine.archive.db;
+  return {
+    name: embedder.id,
+    backlog: (inbox) =>
+      (
+        sql(
+          db,
+          `SELECT count(*) AS n FROM embedding_backlog b JOIN rag_chunks c ON c.id = b.chunk_id
+           JOIN inboxes i ON i.id = c.inbox_id WHERE i.name = ?`,
+        ).get(inbox) as { n: number }
+      ).n,
+    lastError: () => getRagMeta(db, 'last_error') ?? null,
+  };
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { embedPending } from './embed.js';
+import { embedderProbe, embedPending } from './embed.js';
 import { openAiEmbedder } from './embedder.js';
 import { hashedEmbedding, LOOPBACK_DIMENSIONS, type Loopback, startLoopback } from './openai-loopback.js';
 import { ProviderError } from './provider-http.js';
@@ -86,9 +86,14 @@ describe('embedPending', () => {
     const failed = await embedPending(engine, failing, { batch: 2 });
     expect(failed).toMatchObject({ embedded: 0, remaining: total });
     expect(failed.error).toMatch(/answered 500/);
+    const probe = embedderProbe(engine, failing);
+    expect(probe.backlog('work')).toBe(total);
+    expect(probe.lastError()).toMatch(/answered 500/);
 
     const report = await embedPending(engine, openAiEmbedder({ url: server.url, model: 'm1' }), { batch: 2 });
     expect(report).toEqual({ embedded: total, remaining: 0, reset: false });
+    expect(probe.backlog('work')).toBe(0);
+    expect(probe.lastError()).toBeNull();
     expect(vectorModel(db)).toEqual({ model: 'openai:m1', dimensions: LOOPBACK_DIMENSIONS });
     const inbox = (db.prepare("SELECT id FROM inboxes WHERE name = 'work'").get() as { id: number }).id;
     const query = Float32Array.from(

@@ -19,7 +19,7 @@ export {
   loadProviderConfig,
   type ProviderConfig,
 } from './config.js';
-export { backlogSize, type EmbedOptions, type EmbedReport, embedPending } from './embed.js';
+export { backlogSize, type EmbedOptions, type EmbedReport, embedderProbe, embedPending } from './embed.js';
 export { type Embedder, type OpenAiEmbedderOptions, openAiEmbedder } from './embedder.js';
 export { ragRetriever } from './eval-retriever.js';
 export { extractFilters, type QuestionFilters } from './filters.js';
