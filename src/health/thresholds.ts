@@ -1,9 +1,8 @@
 // Health thresholds: defaults, and the loader surfaces call to read them from
 // mailsift.config.json (key `health`) and MAILSIFT_HEALTH_* variables. The engine reads none.
 
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { z } from 'zod';
+import { type ConfigSources, readConfigFile } from '../core/config-file.js';
 import { MailsiftError } from '../core/errors.js';
 
 export interface HealthThresholds {
@@ -64,37 +63,12 @@ const healthSchema = z
 const envName = (key: string): string =>
   `MAILSIFT_HEALTH_${key.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`;
 
-export interface HealthConfigSources {
-  readonly env?: NodeJS.ProcessEnv;
-  /** Config file; default MAILSIFT_CONFIG, else ./mailsift.config.json when it exists. */
-  readonly configPath?: string;
-  readonly cwd?: string;
-}
-
-function readConfigFile(sources: HealthConfigSources, env: NodeJS.ProcessEnv): Record<string, unknown> {
-  const explicit = sources.configPath ?? env.MAILSIFT_CONFIG;
-  const path = resolve(sources.cwd ?? process.cwd(), explicit ?? 'mailsift.config.json');
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    if (explicit === undefined && (error as NodeJS.ErrnoException).code === 'ENOENT') return {};
-    throw new MailsiftError('not_found', `cannot read config file ${path}`, { param: path, cause: error });
-  }
-  try {
-    return JSON.parse(text) as Record<string, unknown>;
-  } catch (error) {
-    throw new MailsiftError('bad_format', `config file ${path} is not valid JSON`, {
-      param: path,
-      cause: error,
-    });
-  }
-}
+export type HealthConfigSources = ConfigSources;
 
 /** Thresholds from defaults, then the config file's `health` key, then MAILSIFT_HEALTH_* variables. */
 export function loadHealthThresholds(sources: HealthConfigSources = {}): HealthThresholds {
   const env = sources.env ?? process.env;
-  const file = healthSchema.safeParse(readConfigFile(sources, env).health);
+  const file = healthSchema.safeParse(readConfigFile({ ...sources, env }).data.health);
   if (!file.success) {
     const issue = file.error.issues[0];
     const field = `health.${issue?.path.join('.') ?? ''}`;

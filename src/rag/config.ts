@@ -2,9 +2,8 @@
 // (or MAILSIFT_CONFIG), overridden by MAILSIFT_EMBEDDER_* / MAILSIFT_LLM_* variables, and
 // the provider objects built from them. The engine itself only ever receives objects.
 
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { z } from 'zod';
+import { type ConfigFile, type ConfigSources, readConfigFile } from '../core/config-file.js';
 import { MailsiftError } from '../core/errors.js';
 import { type ChatModel, openAiChat } from './chat.js';
 import { type Embedder, openAiEmbedder } from './embedder.js';
@@ -33,36 +32,7 @@ export interface ProviderConfig {
   readonly llm?: LlmConfig;
 }
 
-export interface ConfigSources {
-  readonly env?: NodeJS.ProcessEnv;
-  /** Config file; default MAILSIFT_CONFIG, else ./mailsift.config.json when it exists. */
-  readonly configPath?: string;
-  readonly cwd?: string;
-}
-
-function readFile(
-  sources: ConfigSources,
-  env: NodeJS.ProcessEnv,
-): { path: string; data: Record<string, unknown> } {
-  const explicit = sources.configPath ?? env.MAILSIFT_CONFIG;
-  const path = resolve(sources.cwd ?? process.cwd(), explicit ?? 'mailsift.config.json');
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    if (explicit === undefined && (error as NodeJS.ErrnoException).code === 'ENOENT')
-      return { path, data: {} };
-    throw new MailsiftError('not_found', `cannot read config file ${path}`, { param: path, cause: error });
-  }
-  try {
-    return { path, data: JSON.parse(text) as Record<string, unknown> };
-  } catch (error) {
-    throw new MailsiftError('bad_format', `config file ${path} is not valid JSON`, {
-      param: path,
-      cause: error,
-    });
-  }
-}
+export type { ConfigSources };
 
 /** MAILSIFT_<PREFIX>_URL, _MODEL, _API_KEY, _DIMENSIONS… as config fields (numbers parsed). */
 function fromEnv(env: NodeJS.ProcessEnv, prefix: string): Record<string, unknown> {
@@ -88,7 +58,7 @@ function fromEnv(env: NodeJS.ProcessEnv, prefix: string): Record<string, unknown
 function section<T>(
   schema: z.ZodType<T>,
   key: 'embedder' | 'llm',
-  file: { path: string; data: Record<string, unknown> },
+  file: ConfigFile,
   env: NodeJS.ProcessEnv,
 ): T | undefined {
   const fileValue = file.data[key];
@@ -112,7 +82,7 @@ function section<T>(
 
 export function loadProviderConfig(sources: ConfigSources = {}): ProviderConfig {
   const env = sources.env ?? process.env;
-  const file = readFile(sources, env);
+  const file = readConfigFile({ ...sources, env });
   const embedder = section(embedderSchema, 'embedder', file, env);
   const llm = section(llmSchema, 'llm', file, env);
   return { ...(embedder ? { embedder } : {}), ...(llm ? { llm } : {}) };
