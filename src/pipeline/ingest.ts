@@ -110,9 +110,14 @@ export async function ingest(
   };
   const started = Date.now();
   const totals = emptyCounts();
+  // Mapped database pages count towards RSS and the file grows with the mailbox; the
+  // ingest's reads are index lookups that the bounded page cache serves as well.
+  const mmapSize = store.db.pragma('mmap_size', { simple: true }) as number;
+  store.db.pragma('mmap_size = 0');
   try {
     for (const source of sources) addCounts(totals, await ingestSource(context, source, options));
   } finally {
+    store.db.pragma(`mmap_size = ${mmapSize}`);
     await Promise.all([context.pool.close(), context.extractor.close()]);
   }
   return {
