@@ -38,7 +38,9 @@ export function createExtractor(options: ExtractorOptions = {}): Extractor {
   const script = fileURLToPath(new URL('./worker.js', import.meta.url));
   if (workers <= 0 || !existsSync(script)) return inlineExtractor(limits);
   const spawn = (): Worker =>
-    new Worker(script, { resourceLimits: { maxOldGenerationSizeMb: workerHeapMb } });
+    new Worker(script, {
+      resourceLimits: { maxOldGenerationSizeMb: workerHeapMb, maxYoungGenerationSizeMb: 16 },
+    });
   return new WorkerExtractor(spawn, workers, limits);
 }
 

@@ -78,8 +78,10 @@ function configure(db: Db, readonly: boolean): void {
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   // Page cache and memory map are both bounded so an ingest of any size stays inside its
-  // memory budget: mapped pages count towards RSS as the file is read.
-  db.pragma('cache_size = -32768');
+  // memory budget: mapped pages count towards RSS as the file is read. 16 MB of page cache
+  // cost no throughput against 32 MB on a 20k ingest and took peak RSS from 405 to 390 MB;
+  // the operating system's file cache still holds the hot pages.
+  db.pragma('cache_size = -16384');
   db.pragma('mmap_size = 67108864');
   db.pragma('temp_store = MEMORY');
 }
