@@ -17,15 +17,13 @@ const plain = (n: number): Buffer =>
       'Date: Mon, 06 Jan 2025 10:00:00 +0000\r\n\r\nA normal body.\r\n',
   );
 
-/** A 40 MB base64 attachment: far more than a 48 MB worker heap can decode. */
+/** A 40 MB plain-text body: decoded into one JS string, far more than a 48 MB worker heap holds. */
 function heavy(): Buffer {
-  const chunk = `${'QUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFB'}\r\n`;
+  const line = 'All work and no play makes a very long message body, line after line after line.\r\n';
   return Buffer.from(
     'Message-ID: <heavy@pool.test>\r\nFrom: a@pool.test\r\nSubject: heavy\r\nMIME-Version: 1.0\r\n' +
-      'Content-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\nsee attached\r\n' +
-      '--b\r\nContent-Type: application/octet-stream\r\nContent-Transfer-Encoding: base64\r\n\r\n' +
-      chunk.repeat(Math.ceil((40 * 1024 * 1024) / chunk.length)) +
-      '--b--\r\n',
+      'Content-Type: text/plain; charset=utf-8\r\n\r\n' +
+      line.repeat(Math.ceil((40 * 1024 * 1024) / line.length)),
   );
 }
 
