@@ -17,3 +17,16 @@ export function nonNegativeInteger(option: string): (value: string) => number {
     return number;
   };
 }
+
+export function positiveInteger(option: string): (value: string) => number {
+  const parse = nonNegativeInteger(option);
+  return (value) => {
+    const number = parse(value);
+    if (number === 0) {
+      throw new MailsiftError('invalid_argument', `${option} must be a positive integer, got '${value}'`, {
+        param: option,
+      });
+    }
+    return number;
+  };
+}

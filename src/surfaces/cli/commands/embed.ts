@@ -3,9 +3,10 @@
 
 import type { Command } from 'commander';
 import { MailsiftError } from '../../../core/errors.js';
-import { createEmbedder, embedPending, loadProviderConfig } from '../../../rag/index.js';
+import { embedPending } from '../../../rag/index.js';
+import { positiveInteger } from '../arguments.js';
 import { type GlobalOptions, printJson, printLine, withEngine } from '../context.js';
-import { positiveInt } from './rag-options.js';
+import { configuredEmbedder } from '../providers.js';
 
 export function registerEmbed(program: Command, globals: () => GlobalOptions): void {
   program
@@ -13,17 +14,16 @@ export function registerEmbed(program: Command, globals: () => GlobalOptions): v
     .description(
       'embed pending chunks with the configured embedder (mailsift.config.json or MAILSIFT_EMBEDDER_*)',
     )
-    .option('--batch <n>', 'chunks per request (default 64)', positiveInt('--batch'))
+    .option('--batch <n>', 'chunks per request (default 64)', positiveInteger('--batch'))
     .action(async (options: { batch?: number }) => {
       const global = globals();
-      const config = loadProviderConfig();
-      if (!config.embedder)
+      const embedder = configuredEmbedder();
+      if (!embedder)
         throw new MailsiftError(
           'invalid_argument',
           'no embedder configured: set embedder in mailsift.config.json or MAILSIFT_EMBEDDER_URL and MAILSIFT_EMBEDDER_MODEL',
           { param: 'embedder' },
         );
-      const embedder = createEmbedder(config.embedder);
       const report = await withEngine(global, (engine) =>
         embedPending(engine, embedder, options.batch ? { batch: options.batch } : {}),
       );

@@ -4,8 +4,9 @@
 import type { Command } from 'commander';
 import { MailsiftError } from '../../../core/errors.js';
 import { evalExitCode, formatEvalReport, loadQuestionFile, runEval } from '../../../eval/index.js';
-import { createEmbedder, loadProviderConfig, ragRetriever } from '../../../rag/index.js';
+import { ragRetriever } from '../../../rag/index.js';
 import { type GlobalOptions, printJson, printLine, withEngine } from '../context.js';
+import { configuredEmbedder } from '../providers.js';
 
 function ratio(value: string): number {
   const number = Number(value);
@@ -34,12 +35,12 @@ export function registerEval(program: Command, globals: () => GlobalOptions): vo
     .action(async (file: string, options: { inbox?: string; failUnder?: number; store: boolean }) => {
       const global = globals();
       const set = loadQuestionFile(file);
-      const { embedder } = loadProviderConfig();
+      const embedder = configuredEmbedder();
       const report = await withEngine(global, (engine) =>
         runEval(engine, set, {
           ...(options.inbox ? { inbox: options.inbox } : {}),
           store: options.store,
-          retrievers: { question: ragRetriever(engine, embedder ? createEmbedder(embedder) : undefined) },
+          retrievers: { question: ragRetriever(engine, embedder) },
         }),
       );
       if (global.json) printJson(report);

@@ -2,9 +2,9 @@
 // senders within a token budget), for users who bring their own LLM.
 
 import type { Command } from 'commander';
-import { createEmbedder, loadProviderConfig } from '../../../rag/index.js';
+import { positiveInteger } from '../arguments.js';
 import { type GlobalOptions, printJson, printLine, withEngine } from '../context.js';
-import { positiveInt } from './rag-options.js';
+import { configuredEmbedder } from '../providers.js';
 
 export function registerRetrieve(program: Command, globals: () => GlobalOptions): void {
   program
@@ -14,8 +14,8 @@ export function registerRetrieve(program: Command, globals: () => GlobalOptions)
     )
     .argument('<question>', 'a question in words, any language')
     .option('--inbox <name>', 'search this inbox only')
-    .option('--limit <n>', 'threads to retrieve (default 5)', positiveInt('--limit'))
-    .option('--budget <tokens>', 'token budget of the pack (default 2000)', positiveInt('--budget'))
+    .option('--limit <n>', 'threads to retrieve (default 5)', positiveInteger('--limit'))
+    .option('--budget <tokens>', 'token budget of the pack (default 2000)', positiveInteger('--budget'))
     .option('--keyword', 'skip the vector leg')
     .action(
       async (
@@ -23,14 +23,14 @@ export function registerRetrieve(program: Command, globals: () => GlobalOptions)
         options: { inbox?: string; limit?: number; budget?: number; keyword?: boolean },
       ) => {
         const global = globals();
-        const config = loadProviderConfig();
+        const embedder = configuredEmbedder();
         const result = await withEngine(global, (engine) =>
           engine.retrieve(question, {
             ...(options.inbox ? { inbox: options.inbox } : {}),
             ...(options.limit ? { limit: options.limit } : {}),
             ...(options.budget ? { budget: options.budget } : {}),
             ...(options.keyword ? { mode: 'keyword' as const } : {}),
-            ...(config.embedder ? { embedder: createEmbedder(config.embedder) } : {}),
+            ...(embedder ? { embedder } : {}),
           }),
         );
         if (global.json) return printJson(result);

@@ -7,6 +7,7 @@ import { startServer } from '../../http/index.js';
 import { handleMcpHttp } from '../../mcp/index.js';
 import { nonNegativeInteger } from '../arguments.js';
 import { dbPath, type GlobalOptions, printJson, printLine } from '../context.js';
+import { configuredEmbedderProbe } from '../providers.js';
 
 export const DEFAULT_PORT = 8080;
 
@@ -36,7 +37,7 @@ export function registerServe(program: Command, globals: () => GlobalOptions): v
       let running: Awaited<ReturnType<typeof startServer>>;
       try {
         running = await startServer(engine, {
-          health: { thresholds: loadHealthThresholds() },
+          health: { thresholds: loadHealthThresholds(), embedder: configuredEmbedderProbe(engine) },
           host: options.host,
           port: options.port,
           auth: options.auth,

@@ -4,6 +4,7 @@
 import type { Command } from 'commander';
 import { checkHealth, eachCheck, type HealthReport, loadHealthThresholds } from '../../../health/index.js';
 import { type GlobalOptions, printJson, printLine, withEngine } from '../context.js';
+import { configuredEmbedderProbe } from '../providers.js';
 
 export function healthLines(report: HealthReport): string[] {
   const lines = [`health: ${report.status}`];
@@ -24,7 +25,7 @@ export function registerStatus(program: Command, globals: () => GlobalOptions): 
       const thresholds = loadHealthThresholds();
       const { stats, health } = await withEngine(global, (engine) => ({
         stats: engine.status(),
-        health: checkHealth(engine, thresholds),
+        health: checkHealth(engine, thresholds, new Date(), { embedder: configuredEmbedderProbe(engine) }),
       }));
       if (options.check && health.status === 'fail') process.exitCode = 1;
       if (global.json) return printJson(options.check ? health : { ...stats, health });

@@ -7,6 +7,7 @@ import { describeError } from '../../../core/errors.js';
 import { Mailsift } from '../../../engine.js';
 import { loadHealthThresholds, parseDuration, startWatch, WebhookSender } from '../../../health/index.js';
 import { dbPath, type GlobalOptions, printJson, printLine } from '../context.js';
+import { configuredEmbedderProbe } from '../providers.js';
 
 const collect = (value: string, list: string[] = []): string[] => [...list, value];
 
@@ -37,6 +38,7 @@ export function registerWatch(program: Command, globals: () => GlobalOptions): v
           ? { plan: [{ inbox: options.inbox, paths: options.source.map((p) => resolve(p)) }] }
           : {}),
         thresholds,
+        embedder: configuredEmbedderProbe(engine),
         ...(webhook ? { webhook } : {}),
         intervalMs,
         onCycle: ({ report, alerts, syncErrors }) => {

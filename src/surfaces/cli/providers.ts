@@ -1,0 +1,17 @@
+// The user's model providers as the CLI surfaces see them: read from mailsift.config.json
+// and MAILSIFT_* variables, handed to the engine as objects.
+
+import type { Mailsift } from '../../engine.js';
+import type { EmbedderProbe } from '../../health/index.js';
+import { createEmbedder, type Embedder, embedderProbe, loadProviderConfig } from '../../rag/index.js';
+
+export function configuredEmbedder(): Embedder | undefined {
+  const { embedder } = loadProviderConfig();
+  return embedder ? createEmbedder(embedder) : undefined;
+}
+
+/** The health probe of the configured embedder (backlog, last error); none without one. */
+export function configuredEmbedderProbe(engine: Mailsift): EmbedderProbe | undefined {
+  const embedder = configuredEmbedder();
+  return embedder ? embedderProbe(engine, embedder) : undefined;
+}
