@@ -1,10 +1,17 @@
 // Attachment bytes on demand. The store keeps attachment metadata and extracted text, not
 // the bytes: they come from re-parsing the stored raw message, which is the one copy.
 
+import type { Extraction } from '../attachments/index.js';
 import { MailsiftError } from '../core/errors.js';
 import type { ParsedAttachment } from '../core/types.js';
 import { parseMessage } from '../parse/index.js';
-import { type Db, loadRaw, type StoredAttachment, type StoredMessage } from '../store/index.js';
+import {
+  type Db,
+  loadRaw,
+  type StoredAttachment,
+  type StoredExtraction,
+  type StoredMessage,
+} from '../store/index.js';
 
 export interface AttachmentContent {
   readonly ordinal: number;
@@ -59,4 +66,18 @@ export async function loadAttachmentContent(
     );
   }
   return { ordinal, attachment, content: part.content };
+}
+
+/** What the store keeps of an extraction (children are folded into its text already). */
+export function toStoredExtraction(extraction: Extraction): StoredExtraction {
+  return {
+    status: extraction.status,
+    reason: extraction.reason,
+    format: extraction.format,
+    detectedType: extraction.detectedType,
+    language: extraction.language ?? null,
+    truncated: extraction.truncated,
+    text: extraction.text,
+    message: extraction.message ?? null,
+  };
 }

@@ -44,9 +44,14 @@ function messageWithAttachment(n: number, filename: string, contentType: string,
 describe('attachments through ingest', () => {
   it('extracts an attachment shared by 50 messages once and serves its text and bytes', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mailsift-attach-'));
-    const pdf = await makePdf([['Master services agreement', 'Termination requires ninety days written notice.']]);
+    const pdf = await makePdf([
+      ['Master services agreement', 'Termination requires ninety days written notice.'],
+    ]);
     for (let n = 0; n < 50; n++) {
-      writeFileSync(join(dir, `m${n}.eml`), messageWithAttachment(n, 'MSA-2024.pdf', 'application/octet-stream', pdf));
+      writeFileSync(
+        join(dir, `m${n}.eml`),
+        messageWithAttachment(n, 'MSA-2024.pdf', 'application/octet-stream', pdf),
+      );
     }
     const engine = Mailsift.open(':memory:');
     opened.push(engine);
@@ -67,7 +72,10 @@ describe('attachments through ingest', () => {
 
   it('records an encrypted PDF as skipped with its reason, and the message is still stored', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mailsift-attach-'));
-    writeFileSync(join(dir, 'locked.eml'), messageWithAttachment(1, 'locked.pdf', 'application/pdf', makeEncryptedPdf()));
+    writeFileSync(
+      join(dir, 'locked.eml'),
+      messageWithAttachment(1, 'locked.pdf', 'application/pdf', makeEncryptedPdf()),
+    );
     const engine = Mailsift.open(':memory:');
     opened.push(engine);
     await engine.ingest([dir], { workers: 0 });

@@ -11,6 +11,7 @@ import type { Archive } from '../store/archive.js';
 import { hasExtraction, type StoredExtraction, saveExtraction } from '../store/index.js';
 import { type Inbox, MessageStore } from '../store/message-store.js';
 import type { ExtractionRequest, PreparedMessage } from '../store/records.js';
+import { toStoredExtraction } from './attachment-content.js';
 import { sha256 } from './prepare.js';
 import { createPreparePool, type PreparePool } from './prepare-pool.js';
 
@@ -267,17 +268,7 @@ async function extractAttachments(
 }
 
 async function extractOne(extractor: Extractor, request: ExtractionRequest): Promise<StoredExtraction> {
-  const extraction = await extractor.extract(request);
-  return {
-    status: extraction.status,
-    reason: extraction.reason,
-    format: extraction.format,
-    detectedType: extraction.detectedType,
-    language: extraction.language ?? null,
-    truncated: extraction.truncated,
-    text: extraction.text,
-    message: extraction.message ?? null,
-  };
+  return toStoredExtraction(await extractor.extract(request));
 }
 
 /** Run numbers only grow, even if the clock steps back, so "not seen this run" stays exact. */

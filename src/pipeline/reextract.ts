@@ -4,7 +4,7 @@
 
 import { createExtractor } from '../attachments/index.js';
 import { type Archive, extractionsOfFormat, loadMessage, saveExtraction, sql } from '../store/index.js';
-import { loadAttachmentContent } from './attachment-content.js';
+import { loadAttachmentContent, toStoredExtraction } from './attachment-content.js';
 
 export interface ReextractReport {
   readonly format: string;
@@ -43,16 +43,7 @@ export async function reextract(
       });
       counts[extraction.status]++;
       db.transaction(() => {
-        saveExtraction(db, hash, {
-          status: extraction.status,
-          reason: extraction.reason,
-          format: extraction.format,
-          detectedType: extraction.detectedType,
-          language: extraction.language ?? null,
-          truncated: extraction.truncated,
-          text: extraction.text,
-          message: extraction.message ?? null,
-        });
+        saveExtraction(db, hash, toStoredExtraction(extraction));
         for (const rowid of carriers) {
           for (const hook of archive.hooks) hook.onInsert?.(db, rowid);
         }
