@@ -10,7 +10,8 @@ export function numberArg(name: string, env: string, fallback: number): number {
   const at = process.argv.indexOf(`--${name}`);
   const text = at >= 0 ? process.argv[at + 1] : process.env[env];
   const value = text === undefined ? fallback : Number(text);
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} must be a positive number, got ${text}`);
+  if (!Number.isFinite(value) || value <= 0)
+    throw new Error(`--${name} must be a positive number, got ${text}`);
   return value;
 }
 
@@ -33,9 +34,15 @@ export const mb = (bytes: number): string => `${(bytes / 1048576).toFixed(1)} MB
  * Runs this same script in a child process with `--child <step>` and returns the JSON
  * the child sends back, plus the child's peak RSS (process.resourceUsage().maxRSS).
  */
-export function runChild<T>(script: string, step: string, args: string[] = []): Promise<T & { maxRssBytes: number }> {
+export function runChild<T>(
+  script: string,
+  step: string,
+  args: string[] = [],
+): Promise<T & { maxRssBytes: number }> {
   return new Promise((resolve, reject) => {
-    const child = fork(script, ['--child', step, ...args], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const child = fork(script, ['--child', step, ...args], {
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     let result: (T & { maxRssBytes: number }) | undefined;
     child.on('message', (message) => {
       result = message as T & { maxRssBytes: number };

@@ -158,7 +158,9 @@ async function main(): Promise<void> {
   } catch {
     const started = Date.now();
     const { indexed } = reindex(db);
-    process.stdout.write(`re-indexed ${indexed} messages in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+    process.stdout.write(
+      `re-indexed ${indexed} messages in ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
+    );
   }
   // The index keeps no fts5vocab table of its own; sampling reads one over it.
   db.exec(

@@ -22,7 +22,15 @@ run('ingest', ['ingest', join(sample, 'Maildir'), join(sample, 'archive.mbox'), 
 run('status', ['status']);
 run('identifier search', ['search', 'INV-4471', '--inbox', 'demo', '--limit', '3']);
 run('address prefix search', ['search', 'stripe.com', '--inbox', 'demo', '--limit', '3']);
-run('body search, by thread', ['search', 'delivery schedule', '--inbox', 'demo', '--threads', '--limit', '3']);
+run('body search, by thread', [
+  'search',
+  'delivery schedule',
+  '--inbox',
+  'demo',
+  '--threads',
+  '--limit',
+  '3',
+]);
 run('filtered list', ['list', '--from', 'github', '--inbox', 'demo', '--limit', '3']);
 run('known questions', ['eval', join(sample, 'questions.yaml'), '--inbox', 'demo']);
 process.stdout.write(`\narchive left at ${db}\n`);

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 
 export const CLI = join(import.meta.dirname, '..', '..', 'dist', 'src', 'surfaces', 'cli', 'main.js');
 
-if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` (npm test does) before the e2e tests`);
+if (!existsSync(CLI))
+  throw new Error(`${CLI} is missing: run \`npm run build\` (npm test does) before the e2e tests`);
 
 export interface CliResult {
   status: number | null;
@@ -15,7 +16,10 @@ export interface CliResult {
 }
 
 export function runCli(args: readonly string[], env: NodeJS.ProcessEnv = {}): CliResult {
-  const result = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { ...process.env, ...env } });
+  const result = spawnSync(process.execPath, [CLI, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, ...env },
+  });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 

@@ -28,7 +28,10 @@ function snapshot(db: string): { messages: string[]; locations: number; threads:
   const connection = new Database(db, { readonly: true });
   try {
     return {
-      messages: connection.prepare('SELECT message_id FROM messages ORDER BY message_id').pluck().all() as string[],
+      messages: connection
+        .prepare('SELECT message_id FROM messages ORDER BY message_id')
+        .pluck()
+        .all() as string[],
       locations: connection.prepare('SELECT count(*) FROM locations').pluck().get() as number,
       threads: connection.prepare('SELECT count(*) FROM threads').pluck().get() as number,
     };
@@ -53,18 +56,22 @@ describe('an ingest killed with SIGKILL', () => {
       .concat(
         readdirSync(maildir)
           .filter((name) => name.startsWith('.'))
-          .flatMap((folder) => ['cur', 'new'].flatMap((sub) => {
-            try {
-              return readdirSync(join(maildir, folder, sub));
-            } catch {
-              return [];
-            }
-          })),
+          .flatMap((folder) =>
+            ['cur', 'new'].flatMap((sub) => {
+              try {
+                return readdirSync(join(maildir, folder, sub));
+              } catch {
+                return [];
+              }
+            }),
+          ),
       );
 
     const killed = join(work, 'killed.db');
     const child = startCli(['ingest', maildir, '--db', killed, '--batch-size', '200']);
-    const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
+    const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+      child.on('exit', (_code, signal) => resolve(signal)),
+    );
     // Kill as soon as some batches are durable, well before the end.
     while (storedCount(killed) === 0) await new Promise((r) => setTimeout(r, 20));
     child.kill('SIGKILL');

@@ -8,7 +8,9 @@ import type * as PreparePoolModule from '../../src/pipeline/prepare-pool.js';
 
 // The worker script only exists in the build, so the pool is loaded from dist/ (npm test
 // builds before it runs the tests; the type check runs before the build).
-const built = pathToFileURL(join(import.meta.dirname, '..', '..', 'dist', 'src', 'pipeline', 'prepare-pool.js')).href;
+const built = pathToFileURL(
+  join(import.meta.dirname, '..', '..', 'dist', 'src', 'pipeline', 'prepare-pool.js'),
+).href;
 const { createPreparePool } = (await import(built)) as typeof PreparePoolModule;
 
 const plain = (n: number): Buffer =>
