@@ -64,9 +64,8 @@ export interface ParsedAttachment {
 
 export type DateSource = 'date' | 'received' | 'file' | 'none';
 
-export interface ParsedMessage {
-  /** Message-ID without angle brackets, or null when missing or unusable. */
-  readonly messageId: string | null;
+/** The header fields every later stage carries along: parsed, prepared and stored alike. */
+export interface MessageEnvelope {
   readonly from: Address | null;
   readonly to: readonly Address[];
   readonly cc: readonly Address[];
@@ -79,6 +78,16 @@ export interface ParsedMessage {
   /** References in order, oldest first, without brackets, deduplicated, capped by limits. */
   readonly references: readonly string[];
   readonly inReplyTo: string | null;
+  readonly auth: AuthVerdicts;
+  /** List-Id / Precedence: bulk markers that later stages use for footers and ranking. */
+  readonly listId: string | null;
+  /** Non-fatal problems met while parsing (charset fallback, truncated header...). */
+  readonly warnings: readonly string[];
+}
+
+export interface ParsedMessage extends MessageEnvelope {
+  /** Message-ID without angle brackets, or null when missing or unusable. */
+  readonly messageId: string | null;
   readonly text: string | null;
   readonly html: string | null;
   readonly attachments: readonly ParsedAttachment[];
@@ -86,16 +95,11 @@ export interface ParsedMessage {
   readonly gmailThreadId: string | null;
   /** Conversation part (first 22 bytes, base64) of Outlook's Thread-Index, when present. */
   readonly outlookThreadIndex: string | null;
-  readonly auth: AuthVerdicts;
   /**
    * Labels the message states about itself: X-Gmail-Labels (Google Takeout mbox),
    * X-Keywords, and the mbox Status/X-Status flags (seen, replied, flagged, trashed, draft).
    */
   readonly labels: readonly string[];
-  /** List-Id / Precedence: bulk markers that later stages use for footers and ranking. */
-  readonly listId: string | null;
-  /** Non-fatal problems met while parsing (charset fallback, truncated header...). */
-  readonly warnings: readonly string[];
 }
 
 /** The kinds of span the cleaning stage assigns to the flattened body text. */

@@ -1,7 +1,7 @@
 // The shapes the store writes and reads back: what ingest hands over for one message,
 // and the view of a stored message that indexes and surfaces consume.
 
-import type { Address, AuthVerdicts, CleanedBody, DateSource, ParsedAttachment } from '../core/types.js';
+import type { CleanedBody, MessageEnvelope, ParsedAttachment } from '../core/types.js';
 import type { StoredExtraction } from './attachment-texts.js';
 
 export type AttachmentMeta = Omit<ParsedAttachment, 'content'>;
@@ -12,7 +12,7 @@ export interface StoredAttachment extends AttachmentMeta {
 }
 
 /** One parsed and cleaned message, ready to store (built off the main thread during ingest). */
-export interface PreparedMessage {
+export interface PreparedMessage extends MessageEnvelope {
   readonly rawSha256: string;
   readonly rawSize: number;
   readonly rawDeflated: Buffer;
@@ -20,21 +20,8 @@ export interface PreparedMessage {
   readonly headerMessageId: string | null;
   /** Hash of the main headers and the body: dedupe key without a Message-ID, variant detector with one. */
   readonly contentHash: string;
-  readonly from: Address | null;
-  readonly to: readonly Address[];
-  readonly cc: readonly Address[];
-  readonly bcc: readonly Address[];
-  readonly replyTo: readonly Address[];
-  readonly subject: string;
-  readonly date: Date;
-  readonly dateSource: DateSource;
-  readonly references: readonly string[];
-  readonly inReplyTo: string | null;
   readonly threadKeys: readonly string[];
-  readonly auth: AuthVerdicts;
-  readonly listId: string | null;
   readonly headerLabels: readonly string[];
-  readonly warnings: readonly string[];
   readonly attachments: readonly AttachmentMeta[];
   /** Attachments whose text is still to be extracted (content kept only for those). */
   readonly toExtract: readonly ExtractionRequest[];
@@ -54,7 +41,7 @@ export interface ExtractionRequest {
 }
 
 /** A stored message as indexes and surfaces see it. */
-export interface StoredMessage {
+export interface StoredMessage extends MessageEnvelope {
   readonly rowid: number;
   readonly inboxId: number;
   readonly inbox: string;
@@ -62,21 +49,8 @@ export interface StoredMessage {
   readonly headerMessageId: string | null;
   readonly variantOf: string | null;
   readonly threadId: string;
-  readonly date: Date;
-  readonly dateSource: DateSource;
-  readonly from: Address | null;
-  readonly to: readonly Address[];
-  readonly cc: readonly Address[];
-  readonly bcc: readonly Address[];
-  readonly replyTo: readonly Address[];
-  readonly subject: string;
-  readonly inReplyTo: string | null;
-  readonly references: readonly string[];
-  readonly auth: AuthVerdicts;
-  readonly listId: string | null;
   readonly labels: readonly string[];
   readonly folders: readonly string[];
-  readonly warnings: readonly string[];
   readonly attachments: readonly StoredAttachment[];
   readonly cleaned: CleanedBody;
 }
