@@ -1,9 +1,12 @@
 // mailsift ingest <path>... [--inbox NAME]
 
 import { type Command, Option } from 'commander';
-import { nonNegativeInteger } from '../arguments.js';
+import { describeError } from '../../../core/errors.js';
+import { type EmbedReport, embedPending } from '../../../rag/index.js';
+import { nonNegativeInteger, positiveInteger } from '../arguments.js';
 import { type GlobalOptions, printJson, printLine, withEngine } from '../context.js';
 import { terminalProgress } from '../progress.js';
+import { configuredEmbedder } from '../providers.js';
 
 export function registerIngest(program: Command, globals: () => GlobalOptions): void {
   program
@@ -17,24 +20,36 @@ export function registerIngest(program: Command, globals: () => GlobalOptions): 
         .default('mboxrd'),
     )
     .option('--workers <n>', 'parser worker threads (0 = parse inline)', nonNegativeInteger('--workers'))
-    .option('--batch-size <n>', 'messages per transaction', nonNegativeInteger('--batch-size'))
+    .option('--batch-size <n>', 'messages per transaction', positiveInteger('--batch-size'))
+    .option(
+      '--no-embed',
+      'leave new chunks in the embedding backlog (default: embed them when an embedder is configured)',
+    )
     .action(
       async (
         paths: string[],
-        options: { inbox: string; mboxFormat: string; workers?: number; batchSize?: number },
+        options: { inbox: string; mboxFormat: string; workers?: number; batchSize?: number; embed: boolean },
       ) => {
         const global = globals();
         const onProgress = global.json ? null : terminalProgress();
-        const report = await withEngine(global, (engine) =>
-          engine.ingest(paths, {
+        const embedder = options.embed ? configuredEmbedder() : undefined;
+        const { report, embedding } = await withEngine(global, async (engine) => {
+          const report = await engine.ingest(paths, {
             inbox: options.inbox,
             mboxFormat: options.mboxFormat === 'mboxo' ? 'mboxo' : 'mboxrd',
             workers: options.workers,
             batchSize: options.batchSize,
             onProgress: onProgress ?? undefined,
-          }),
-        );
-        if (global.json) return printJson(report);
+          });
+          // Everything is stored by now: an embedder that is down only leaves the backlog to drain later.
+          let embedding: EmbedReport | { error: string } | undefined;
+          if (embedder)
+            embedding = await embedPending(engine, embedder).catch((error) => ({
+              error: describeError(error),
+            }));
+          return { report, embedding };
+        });
+        if (global.json) return printJson(embedding ? { ...report, embedding } : report);
         const seconds = Math.max(report.elapsedMs / 1000, 0.001);
         printLine(
           `ingested ${report.sources.length} source(s) into inbox '${report.inbox}' in ${seconds.toFixed(1)} s: ` +
@@ -42,6 +57,14 @@ export function registerIngest(program: Command, globals: () => GlobalOptions): 
             `${report.unchanged} unchanged, ${report.failed} failed, ${report.deleted} deleted ` +
             `(${Math.round(report.scanned / seconds)} msg/s)`,
         );
+        if (embedding && 'embedded' in embedding) {
+          printLine(
+            `embedded ${embedding.embedded} chunk(s); ${embedding.remaining} left in the backlog` +
+              (embedding.error ? ` (stopped: ${embedding.error})` : ''),
+          );
+        } else if (embedding) {
+          printLine(`embedding skipped, the backlog keeps the chunks: ${embedding.error}`);
+        }
       },
     );
 }
