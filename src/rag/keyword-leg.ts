@@ -5,7 +5,7 @@
 
 import { detectLanguage, isLanguage, type Language, parseQuery, type QueryGroup } from '../analysis/index.js';
 import { COLUMNS } from '../index/index.js';
-import { COLUMN_WEIGHTS } from '../search/index.js';
+import { COLUMN_WEIGHTS, groupAlternatives, quote } from '../search/index.js';
 import { type Db, sql } from '../store/index.js';
 import { expansionsFor } from './expansions.js';
 import type { QuestionFilters } from './filters.js';
@@ -16,8 +16,6 @@ const MAX_GROUPS = 24;
 /** Score multiplier of mailing-list mail in question mode. */
 const BULK_FACTOR = 0.5;
 const WEIGHTS = COLUMNS.map((c) => COLUMN_WEIGHTS[c]).join(', ');
-
-const quote = (term: string): string => `"${term.replace(/"/g, '""')}"`;
 
 export interface KeywordHit {
   readonly rowid: number;
@@ -40,18 +38,9 @@ export function contentGroups(question: string, languages: readonly Language[]):
     .slice(0, MAX_GROUPS);
 }
 
-/** Any of the group's forms in any field: identifiers as a phrase, text exact or stemmed. */
+/** Any of the group's forms in any field; identifiers match whole tokens, not prefixes. */
 function groupExpression(group: QueryGroup): string {
-  const phrase = group.parts.map(quote).join(' + ');
-  const text = group.compound === null ? phrase : `${quote(group.compound)} OR (${phrase})`;
-  const alternatives = [
-    `{ident_from ident_recipients ident_subject} : (${phrase})`,
-    `{text_authored text_attachments text_quoted} : (${text})`,
-  ];
-  const stems = group.parts.length === 1 ? (group.stems[0] ?? []).filter((s) => s !== group.parts[0]) : [];
-  if (stems.length > 0)
-    alternatives.push(`{text_stems text_authored text_attachments} : (${stems.map(quote).join(' OR ')})`);
-  return `(${alternatives.join(' OR ')})`;
+  return `(${groupAlternatives(group, { prefix: false }).join(' OR ')})`;
 }
 
 /**

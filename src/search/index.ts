@@ -3,6 +3,7 @@
 export type { HighlightField, Highlights } from './highlights.js';
 export type { AttachmentSummary, Explanation, MessageHit, MessageItem, ThreadHit } from './hits.js';
 export { type ListResult, listMessages } from './list.js';
+export { type GroupMatch, groupAlternatives, quote } from './match.js';
 export {
   ATTACHMENT_FORMATS,
   DEFAULT_LIMIT,

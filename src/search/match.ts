@@ -4,7 +4,8 @@
 import { MAX_TOKEN_LENGTH, MIN_PREFIX_LENGTH, type QueryGroup } from '../analysis/index.js';
 import { type Column, EXACT_TEXT_COLUMNS, IDENTIFIER_COLUMNS } from '../index/index.js';
 
-const quote = (term: string): string => `"${term.replace(/"/g, '""')}"`;
+/** An FTS5 string literal: user text never reaches MATCH unquoted. */
+export const quote = (term: string): string => `"${term.replace(/"/g, '""')}"`;
 const columns = (list: readonly Column[]): string => `{${list.join(' ')}}`;
 
 /** A part typed as a prefix of an identifier token; cut parts must match their whole token. */
@@ -15,18 +16,30 @@ export function isPrefixPart(group: QueryGroup, index: number): boolean {
   );
 }
 
-/** Adjacent parts, the last one as a prefix: `noreply@github` finds noreply@github.com. */
-function identifierPhrase(group: QueryGroup): string {
-  return group.parts.map((part, i) => (isPrefixPart(group, i) ? `${quote(part)}*` : quote(part))).join(' + ');
+/**
+ * Adjacent parts; with `prefix`, the last one as a prefix: `noreply@github` finds
+ * noreply@github.com.
+ */
+function identifierPhrase(group: QueryGroup, prefix: boolean): string {
+  return group.parts
+    .map((part, i) => (prefix && isPrefixPart(group, i) ? `${quote(part)}*` : quote(part)))
+    .join(' + ');
 }
 
-/** The alternatives one group may match; a message must match some alternative of every group. */
-function groupAlternatives(group: QueryGroup, variants: readonly string[]): string[] {
-  const alternatives = [`${columns(IDENTIFIER_COLUMNS)} : (${identifierPhrase(group)})`];
+export interface GroupMatch {
+  /** Agent search matches identifier fields by prefix; question mode (RAG) by whole token. */
+  readonly prefix: boolean;
+  /** Typo variants accepted in text fields (fuzzy fill). */
+  readonly variants?: readonly string[];
+}
+
+/** The alternatives one group may match: identifier fields, exact text forms, stems. */
+export function groupAlternatives(group: QueryGroup, match: GroupMatch): string[] {
+  const alternatives = [`${columns(IDENTIFIER_COLUMNS)} : (${identifierPhrase(group, match.prefix)})`];
   const textTerms: string[] = [];
   if (group.compound !== null) textTerms.push(quote(group.compound));
   textTerms.push(group.parts.map(quote).join(' + '));
-  for (const variant of variants) textTerms.push(quote(variant));
+  for (const variant of match.variants ?? []) textTerms.push(quote(variant));
   alternatives.push(`${columns(EXACT_TEXT_COLUMNS)} : (${textTerms.join(' OR ')})`);
   // A stem equal to the word is already matched by the exact alternative.
   const stems = group.parts.length === 1 ? (group.stems[0] ?? []).filter((s) => s !== group.parts[0]) : [];
@@ -38,7 +51,7 @@ function groupAlternatives(group: QueryGroup, variants: readonly string[]): stri
 
 /** Every group required; within a group, any field and form. */
 export function exactExpression(groups: readonly QueryGroup[]): string {
-  return groups.map((g) => `(${groupAlternatives(g, []).join(' OR ')})`).join(' AND ');
+  return groups.map((g) => `(${groupAlternatives(g, { prefix: true }).join(' OR ')})`).join(' AND ');
 }
 
 /**
@@ -50,7 +63,9 @@ export function fuzzyExpression(
   variants: ReadonlyMap<number, readonly string[]>,
 ): string {
   const fuzzy = groups
-    .map((g, i) => `(${groupAlternatives(g, variants.get(i) ?? []).join(' OR ')})`)
+    .map(
+      (g, i) => `(${groupAlternatives(g, { prefix: true, variants: variants.get(i) ?? [] }).join(' OR ')})`,
+    )
     .join(' AND ');
   return `(${fuzzy}) NOT (${exactExpression(groups)})`;
 }
