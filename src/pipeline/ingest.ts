@@ -238,10 +238,11 @@ async function ingestSource(
 async function prepareEntry(context: RunContext, entry: SourceEntry): Promise<Outcome> {
   try {
     const bytes = await entry.read();
-    const copyOf = context.store.findByRaw(context.inbox, sha256(bytes));
+    const rawSha256 = sha256(bytes);
+    const copyOf = context.store.findByRaw(context.inbox, rawSha256);
     if (copyOf !== undefined) return { kind: 'stored', rowid: copyOf, bytes: bytes.length };
     // The pool may move `bytes` to a worker: only `prepared` is read after this point.
-    const prepared = await context.pool.prepare(bytes, entry.fileTime);
+    const prepared = await context.pool.prepare(bytes, entry.fileTime, rawSha256);
     const extractions = await extractAttachments(context, prepared.toExtract);
     return { kind: 'stored', prepared, extractions, bytes: prepared.rawSize };
   } catch (error) {

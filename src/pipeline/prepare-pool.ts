@@ -10,7 +10,7 @@ import type { PreparedMessage } from '../store/records.js';
 import { prepareMessage } from './prepare.js';
 
 export interface PreparePool {
-  prepare(bytes: Buffer, fileTime: Date | null): Promise<PreparedMessage>;
+  prepare(bytes: Buffer, fileTime: Date | null, rawSha256: string): Promise<PreparedMessage>;
   /** How many messages the pool can usefully have in flight. */
   readonly capacity: number;
   close(): Promise<void>;
@@ -99,7 +99,7 @@ class WorkerPreparePool implements PreparePool {
     }
   }
 
-  prepare(bytes: Buffer, fileTime: Date | null): Promise<PreparedMessage> {
+  prepare(bytes: Buffer, fileTime: Date | null, rawSha256: string): Promise<PreparedMessage> {
     const id = this.nextId++;
     const slot = id % this.workers.length;
     const worker = this.workers[slot] as Worker;
@@ -109,7 +109,7 @@ class WorkerPreparePool implements PreparePool {
       // worker without a copy; a slice of a shared pool (mbox chunks) is copied.
       const owned = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
       const transfer = owned ? [bytes.buffer as ArrayBuffer] : [];
-      worker.postMessage({ id, bytes, fileTime: fileTime?.getTime() ?? null }, transfer);
+      worker.postMessage({ id, bytes, fileTime: fileTime?.getTime() ?? null, rawSha256 }, transfer);
     });
   }
 

@@ -8,11 +8,12 @@ interface Job {
   id: number;
   bytes: Uint8Array;
   fileTime: number | null;
+  rawSha256: string;
 }
 
 parentPort?.on('message', (job: Job) => {
   const bytes = Buffer.from(job.bytes.buffer, job.bytes.byteOffset, job.bytes.byteLength);
-  prepareMessage(bytes, job.fileTime === null ? null : new Date(job.fileTime)).then(
+  prepareMessage(bytes, job.fileTime === null ? null : new Date(job.fileTime), job.rawSha256).then(
     (prepared) => parentPort?.postMessage({ id: job.id, prepared }),
     (error: unknown) => parentPort?.postMessage({ id: job.id, error: describeError(error) }),
   );

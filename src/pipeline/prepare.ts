@@ -13,12 +13,17 @@ import type { ExtractionRequest, PreparedMessage } from '../store/records.js';
 /** zlib level 1: ~3× on mail text at a fraction of the default level's CPU cost. */
 const DEFLATE_LEVEL = 1;
 
-export async function prepareMessage(bytes: Buffer, fileTime: Date | null): Promise<PreparedMessage> {
+/** `rawSha256` is the hash ingest already took of `bytes` to find stored copies. */
+export async function prepareMessage(
+  bytes: Buffer,
+  fileTime: Date | null,
+  rawSha256: string,
+): Promise<PreparedMessage> {
   const parsed = await parseMessage(bytes, { fileTime });
   const cleaned = cleanMessage({ text: parsed.text, html: parsed.html });
   const attachments = parsed.attachments.map(({ content: _content, ...meta }) => meta);
   return {
-    rawSha256: sha256(bytes),
+    rawSha256,
     rawSize: bytes.length,
     rawDeflated: deflateRawSync(bytes, { level: DEFLATE_LEVEL }),
     headerMessageId: parsed.messageId,

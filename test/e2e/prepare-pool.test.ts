@@ -1,6 +1,7 @@
 // The compiled prepare pool: a worker killed by a hostile message fails that message
 // alone, and the pool goes on with a fresh worker.
 
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -29,14 +30,20 @@ function heavy(): Buffer {
   );
 }
 
+const hashOf = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
+
 describe('the worker prepare pool', () => {
   it('fails only the message that killed its worker and keeps preparing the rest', async () => {
     const pool = createPreparePool(1, 48);
     try {
-      const before = await pool.prepare(plain(1), null);
+      const first = plain(1);
+      const before = await pool.prepare(first, null, hashOf(first));
       expect(before.subject).toBe('fine 1');
-      await expect(pool.prepare(heavy(), null)).rejects.toThrow(/parser worker/);
-      const after = await pool.prepare(plain(2), null);
+      const hostile = heavy();
+      await expect(pool.prepare(hostile, null, hashOf(hostile))).rejects.toThrow(/parser worker/);
+      const second = plain(2);
+      const after = await pool.prepare(second, null, hashOf(second));
+      expect(after.rawSha256).toBe(hashOf(second));
       expect(after.headerMessageId).toBe('ok-2@pool.test');
     } finally {
       await pool.close();
