@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createEmbedder, loadProviderConfig } from './config.js';
+import { defaultModelDir } from './onnx-embedder.js';
 
 describe('provider config', () => {
   const dir = mkdtempSync(join(tmpdir(), 'mailsift-rag-config-'));
@@ -49,5 +50,69 @@ describe('provider config', () => {
     expect(() =>
       loadProviderConfig({ cwd: tmpdir(), env: { MAILSIFT_LLM_URL: 'http://127.0.0.1:1/v1' } }),
     ).toThrow(expect.objectContaining({ param: 'llm.model' }));
+  });
+
+  it('reads an onnx embedder: path relative to the file, default model folder, env switching kind', () => {
+    const onnxDir = mkdtempSync(join(tmpdir(), 'mailsift-rag-config-onnx-'));
+    writeFileSync(
+      join(onnxDir, 'mailsift.config.json'),
+      JSON.stringify({ embedder: { kind: 'onnx', path: 'models/minilm', batchSize: 16, threads: 2 } }),
+    );
+    expect(
+      loadProviderConfig({ cwd: onnxDir, env: { MAILSIFT_EMBEDDER_MAX_TOKENS: '128' } }).embedder,
+    ).toEqual({
+      kind: 'onnx',
+      path: join(onnxDir, 'models/minilm'),
+      batchSize: 16,
+      threads: 2,
+      maxTokens: 128,
+    });
+    // The environment alone selects onnx; its path defaults to the fetch script's folder.
+    const cache = join(onnxDir, 'cache');
+    expect(
+      loadProviderConfig({
+        cwd: tmpdir(),
+        env: { MAILSIFT_EMBEDDER_KIND: 'onnx', MAILSIFT_MODEL_CACHE: cache },
+      }).embedder,
+    ).toEqual({ kind: 'onnx', path: join(cache, 'all-MiniLM-L6-v2') });
+    expect(defaultModelDir({ MAILSIFT_MODEL_CACHE: cache })).toBe(join(cache, 'all-MiniLM-L6-v2'));
+    expect(defaultModelDir({ HOME: '/home/ada' })).toBe('/home/ada/.cache/mailsift/models/all-MiniLM-L6-v2');
+    // MAILSIFT_EMBEDDER_KIND=onnx over an openai file section replaces it rather than mixing fields.
+    expect(
+      loadProviderConfig({ cwd: dir, env: { MAILSIFT_EMBEDDER_KIND: 'onnx', MAILSIFT_EMBEDDER_PATH: 'm' } })
+        .embedder,
+    ).toEqual({ kind: 'onnx', path: join(dir, 'm') });
+    // A section with a path and no url needs no kind.
+    writeFileSync(join(onnxDir, 'old.json'), JSON.stringify({ embedder: { path: '/srv/models/minilm' } }));
+    expect(loadProviderConfig({ cwd: onnxDir, configPath: 'old.json', env: {} }).embedder).toEqual({
+      kind: 'onnx',
+      path: '/srv/models/minilm',
+    });
+  });
+
+  it('names the bad onnx field, and a missing model folder with the command that fetches it', () => {
+    expect(() =>
+      loadProviderConfig({
+        cwd: tmpdir(),
+        env: { MAILSIFT_EMBEDDER_KIND: 'onnx', MAILSIFT_EMBEDDER_THREADS: '0' },
+      }),
+    ).toThrow(expect.objectContaining({ code: 'bad_format', param: 'embedder.threads' }));
+    expect(() =>
+      loadProviderConfig({
+        cwd: tmpdir(),
+        env: { MAILSIFT_EMBEDDER_KIND: 'onnx', MAILSIFT_EMBEDDER_URL: 'http://x/v1' },
+      }),
+    ).toThrow(expect.objectContaining({ code: 'bad_format', param: 'embedder.url' }));
+    expect(() => loadProviderConfig({ cwd: tmpdir(), env: { MAILSIFT_EMBEDDER_KIND: 'cohere' } })).toThrow(
+      expect.objectContaining({ code: 'bad_format', param: 'embedder.kind' }),
+    );
+    const missing = join(tmpdir(), 'mailsift-rag-config-no-model');
+    expect(() => createEmbedder({ kind: 'onnx', path: missing })).toThrow(
+      expect.objectContaining({
+        code: 'not_found',
+        param: 'embedder.path',
+        message: expect.stringContaining(`scripts/fetch-model.sh ${missing}`),
+      }),
+    );
   });
 });

@@ -2,11 +2,13 @@
 // (or MAILSIFT_CONFIG), overridden by MAILSIFT_EMBEDDER_* / MAILSIFT_LLM_* variables, and
 // the provider objects built from them. The engine itself only ever receives objects.
 
+import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import { type ConfigFile, type ConfigSources, readConfigFile } from '../core/config-file.js';
 import { MailsiftError } from '../core/errors.js';
 import { type ChatModel, openAiChat } from './chat.js';
 import { type Embedder, openAiEmbedder } from './embedder.js';
+import { defaultModelDir, onnxEmbedder } from './onnx-embedder.js';
 
 const endpoint = {
   kind: z.literal('openai').default('openai'),
@@ -17,11 +19,21 @@ const endpoint = {
   maxRetries: z.number().int().min(0).max(10).optional(),
   concurrency: z.number().int().min(1).max(64).optional(),
 };
-const embedderSchema = z.strictObject({
+const openAiEmbedderSchema = z.strictObject({
   ...endpoint,
+  kind: z.literal('openai'),
   dimensions: z.number().int().positive().max(8192).optional(),
   batchSize: z.number().int().min(1).max(2048).optional(),
 });
+const onnxEmbedderSchema = z.strictObject({
+  kind: z.literal('onnx'),
+  /** The model folder; default defaultModelDir(). Relative paths start at the config file's folder. */
+  path: z.string().min(1).optional(),
+  batchSize: z.number().int().min(1).max(1024).optional(),
+  maxTokens: z.number().int().min(8).max(8192).optional(),
+  threads: z.number().int().min(1).max(256).optional(),
+});
+const embedderSchema = z.discriminatedUnion('kind', [openAiEmbedderSchema, onnxEmbedderSchema]);
 const llmSchema = z.strictObject(endpoint);
 
 export type EmbedderConfig = z.output<typeof embedderSchema>;
@@ -34,23 +46,43 @@ export interface ProviderConfig {
 
 export type { ConfigSources };
 
+/** Configs written before the onnx kind have no `kind`: a `path` without a `url` means onnx. */
+function withKind(value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value) || 'kind' in value) return value;
+  return { kind: 'path' in value && !('url' in value) ? 'onnx' : 'openai', ...value };
+}
+
+// Environment variable suffixes of each config field; numbers are parsed, strings kept.
+const ENV_FIELDS: Record<string, string> = {
+  url: 'URL',
+  model: 'MODEL',
+  apiKey: 'API_KEY',
+  timeoutMs: 'TIMEOUT_MS',
+  maxRetries: 'MAX_RETRIES',
+  concurrency: 'CONCURRENCY',
+  dimensions: 'DIMENSIONS',
+  batchSize: 'BATCH_SIZE',
+};
+const EMBEDDER_ENV_FIELDS: Record<string, string> = {
+  ...ENV_FIELDS,
+  kind: 'KIND',
+  path: 'PATH',
+  maxTokens: 'MAX_TOKENS',
+  threads: 'THREADS',
+};
+const STRING_FIELDS = new Set(['url', 'model', 'apiKey', 'kind', 'path']);
+
 /** MAILSIFT_<PREFIX>_URL, _MODEL, _API_KEY, _DIMENSIONS… as config fields (numbers parsed). */
-function fromEnv(env: NodeJS.ProcessEnv, prefix: string): Record<string, unknown> {
-  const fields: Record<string, string> = {
-    url: 'URL',
-    model: 'MODEL',
-    apiKey: 'API_KEY',
-    timeoutMs: 'TIMEOUT_MS',
-    maxRetries: 'MAX_RETRIES',
-    concurrency: 'CONCURRENCY',
-    dimensions: 'DIMENSIONS',
-    batchSize: 'BATCH_SIZE',
-  };
+function fromEnv(
+  env: NodeJS.ProcessEnv,
+  prefix: string,
+  fields: Record<string, string>,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [field, suffix] of Object.entries(fields)) {
     const value = env[`MAILSIFT_${prefix}_${suffix}`];
     if (value === undefined || value === '') continue;
-    out[field] = ['url', 'model', 'apiKey'].includes(field) ? value : Number(value);
+    out[field] = STRING_FIELDS.has(field) ? value : Number(value);
   }
   return out;
 }
@@ -61,14 +93,18 @@ function section<T>(
   file: ConfigFile,
   env: NodeJS.ProcessEnv,
 ): T | undefined {
-  const fileValue = file.data[key];
-  const envValue = fromEnv(env, key.toUpperCase());
+  const raw = file.data[key];
+  const fileValue = (key === 'embedder' ? withKind(raw) : raw) as Record<string, unknown> | undefined;
+  const envValue = fromEnv(env, key.toUpperCase(), key === 'embedder' ? EMBEDDER_ENV_FIELDS : ENV_FIELDS);
   if (fileValue === undefined && Object.keys(envValue).length === 0) return undefined;
-  const merged = { ...((fileValue as Record<string, unknown> | undefined) ?? {}), ...envValue };
-  const parsed = schema.safeParse(merged);
+  // MAILSIFT_EMBEDDER_KIND naming the other kind replaces the file's section instead of mixing fields.
+  const base = envValue.kind !== undefined && envValue.kind !== fileValue?.kind ? {} : (fileValue ?? {});
+  const parsed = schema.safeParse({ ...base, ...envValue });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    const field = `${key}.${issue?.path.join('.') ?? ''}`;
+    // An unknown key is reported on its parent: name the key itself.
+    const path = issue?.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0]] : (issue?.path ?? []);
+    const field = [key, ...path].join('.');
     throw new MailsiftError(
       'bad_format',
       `config ${field} (${file.path} or MAILSIFT_${key.toUpperCase()}_*): ${issue?.message ?? 'invalid'}`,
@@ -83,12 +119,22 @@ function section<T>(
 export function loadProviderConfig(sources: ConfigSources = {}): ProviderConfig {
   const env = sources.env ?? process.env;
   const file = readConfigFile({ ...sources, env });
-  const embedder = section(embedderSchema, 'embedder', file, env);
+  let embedder = section(embedderSchema, 'embedder', file, env);
+  if (embedder?.kind === 'onnx') {
+    // A path from the file is relative to the file; one from the environment to the working directory.
+    const fromFile = env.MAILSIFT_EMBEDDER_PATH === undefined || env.MAILSIFT_EMBEDDER_PATH === '';
+    const base = fromFile ? dirname(file.path) : (sources.cwd ?? process.cwd());
+    embedder = { ...embedder, path: embedder.path ? resolve(base, embedder.path) : defaultModelDir(env) };
+  }
   const llm = section(llmSchema, 'llm', file, env);
   return { ...(embedder ? { embedder } : {}), ...(llm ? { llm } : {}) };
 }
 
 export function createEmbedder(config: EmbedderConfig): Embedder {
+  if (config.kind === 'onnx') {
+    const { kind: _kind, path, ...options } = config;
+    return onnxEmbedder({ modelDir: path ?? defaultModelDir(), ...options });
+  }
   const { kind: _kind, ...options } = config;
   return openAiEmbedder(options);
 }

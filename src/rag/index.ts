@@ -23,6 +23,7 @@ export { backlogSize, type EmbedOptions, type EmbedReport, embedderProbe, embedP
 export { type Embedder, type OpenAiEmbedderOptions, openAiEmbedder } from './embedder.js';
 export { ragRetriever } from './eval-retriever.js';
 export { extractFilters, type QuestionFilters } from './filters.js';
+export { defaultModelDir, type OnnxEmbedderOptions, onnxEmbedder } from './onnx-embedder.js';
 export { type EndpointOptions, ProviderError } from './provider-http.js';
 export {
   MAX_QUESTION_CHARS,

@@ -1,0 +1,191 @@
+// The onnx embedder on the real all-MiniLM-L6-v2 (scripts/fetch-model.sh puts it in
+// defaultModelDir(); CI runs that first): shapes, semantics, batching, truncation, errors,
+// and hybrid retrieval whose vector leg finds a paraphrase the keyword leg cannot.
+
+import { copyFileSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Mailsift } from '../engine.js';
+import { embedPending } from './embed.js';
+import type { Embedder } from './embedder.js';
+import { defaultModelDir, onnxEmbedder } from './onnx-embedder.js';
+import { retrieve } from './retrieve.js';
+import { openFixtureArchive } from './test-helpers.js';
+
+const MODEL_DIR = defaultModelDir();
+
+function requireModel(): void {
+  if (!existsSync(join(MODEL_DIR, 'mailsift-model.json')))
+    throw new Error(
+      `the onnx embedder tests need the model in ${MODEL_DIR}: run scripts/fetch-model.sh first`,
+    );
+}
+
+const cosine = (a: Float32Array, b: Float32Array): number =>
+  a.reduce((sum, x, i) => sum + x * (b[i] as number), 0);
+
+describe('onnx embedder (all-MiniLM-L6-v2)', () => {
+  let embedder: Embedder;
+  beforeAll(() => {
+    requireModel();
+    embedder = onnxEmbedder({ modelDir: MODEL_DIR });
+  });
+
+  it('gives one unit-length 384-dim vector per text, in order, under an id naming model and size', async () => {
+    expect(embedder.id).toBe('onnx:all-MiniLM-L6-v2:384');
+    const vectors = await embedder.embed([
+      'the invoice is overdue',
+      'the invoice is overdue',
+      'lasagne recipe',
+    ]);
+    expect(vectors).toHaveLength(3);
+    for (const v of vectors) {
+      expect(v).toBeInstanceOf(Float32Array);
+      expect(v.length).toBe(384);
+      expect(Math.sqrt(cosine(v, v))).toBeCloseTo(1, 5);
+    }
+    expect(cosine(vectors[0] as Float32Array, vectors[1] as Float32Array)).toBeCloseTo(1, 5);
+    expect(cosine(vectors[0] as Float32Array, vectors[2] as Float32Array)).toBeLessThan(0.5);
+    expect(await embedder.embed([])).toEqual([]);
+  });
+
+  it('scores paraphrases above unrelated pairs', async () => {
+    const pairs: Array<[string, string]> = [
+      ['the invoice is overdue, please pay', 'your bill has not been settled yet'],
+      [
+        'the server will be down for maintenance on Saturday night',
+        'planned outage of the machines this weekend',
+      ],
+      [
+        'can we move our meeting to Thursday afternoon?',
+        'is it possible to reschedule the call to Thursday after lunch?',
+      ],
+      ['your password expires tomorrow', 'the sign-in credentials must be changed by tomorrow'],
+    ];
+    const vectors = await embedder.embed(pairs.flat());
+    const v = (i: number): Float32Array => vectors[i] as Float32Array;
+    for (let i = 0; i < pairs.length; i++) {
+      const paraphrase = cosine(v(2 * i), v(2 * i + 1));
+      expect(paraphrase).toBeGreaterThan(0.45);
+      for (let j = 0; j < pairs.length; j++)
+        if (j !== i) expect(paraphrase).toBeGreaterThan(cosine(v(2 * i), v(2 * j + 1)) + 0.2);
+    }
+  });
+
+  it('gives the same vectors whatever the batch size and padding', async () => {
+    const texts = [
+      'ok',
+      'Please find attached the signed contract for the warehouse lease.',
+      'The shipment from Genoa arrives on Monday; the customs papers are still missing and the broker has not answered since last week.',
+      'Thanks!',
+      'Reminder: quarterly review at 10:00 in room 4.',
+      'Лекция переносится на четверг.',
+      'La consegna è prevista per venerdì mattina.',
+      'x '.repeat(120),
+    ];
+    const together = await onnxEmbedder({ modelDir: MODEL_DIR, batchSize: 8 }).embed(texts);
+    const alone = await onnxEmbedder({ modelDir: MODEL_DIR, batchSize: 1 }).embed(texts);
+    for (let i = 0; i < texts.length; i++) {
+      const diff = Math.max(
+        ...(together[i] as Float32Array).map((x, d) =>
+          Math.abs(x - ((alone[i] as Float32Array)[d] as number)),
+        ),
+      );
+      expect(diff).toBeLessThan(1e-4);
+    }
+  });
+
+  it('counts tokens with the model tokenizer and truncates long texts to maxTokens', async () => {
+    const counter = embedder.tokenizer;
+    // hello world , the in ##vo ##ice is over ##due !
+    expect(counter?.count('Hello World, the invoice is overdue!')).toBe(11);
+    expect(counter?.count('')).toBe(0);
+    // Cyrillic falls apart into single letters: MiniLM's vocabulary is English-first.
+    expect(counter?.count('Счёт просрочен')).toBe(13);
+
+    // maxTokens 8 = [CLS] + 6 words + [SEP]: words after the sixth change nothing.
+    const short = onnxEmbedder({ modelDir: MODEL_DIR, maxTokens: 8 });
+    const [cut, six] = await short.embed([
+      'alpha bravo charlie delta echo foxtrot golf hotel india',
+      'alpha bravo charlie delta echo foxtrot',
+    ]);
+    expect(cosine(cut as Float32Array, six as Float32Array)).toBeCloseTo(1, 5);
+    const [long] = await embedder.embed(['word '.repeat(5000)]);
+    expect(long?.length).toBe(384);
+  });
+
+  it('is English-first: a sentence and its Italian or Russian translation do not meet', async () => {
+    // Measured: en-it 0.03, en-ru 0.03, while the English paraphrase pair scores 0.55. Mail in
+    // other languages still embeds, but its retrieval rests on the keyword leg.
+    const [english, italian, russian, paraphrase] = await embedder.embed([
+      'the invoice is overdue, please pay',
+      'la fattura è scaduta, si prega di pagare',
+      'счёт просрочен, пожалуйста, оплатите',
+      'your bill has not been settled yet',
+    ]);
+    const same = cosine(english as Float32Array, paraphrase as Float32Array);
+    expect(cosine(english as Float32Array, italian as Float32Array)).toBeLessThan(same - 0.3);
+    expect(cosine(english as Float32Array, russian as Float32Array)).toBeLessThan(same - 0.3);
+  });
+
+  it('refuses a missing or incomplete model folder with the command that fetches it', async () => {
+    const missing = join(tmpdir(), 'mailsift-no-such-model');
+    expect(() => onnxEmbedder({ modelDir: missing })).toThrow(
+      expect.objectContaining({
+        code: 'not_found',
+        param: 'embedder.path',
+        message: expect.stringMatching(/mailsift-no-such-model .*scripts\/fetch-model\.sh/),
+      }),
+    );
+    const partial = mkdtempSync(join(tmpdir(), 'mailsift-model-'));
+    for (const name of ['tokenizer.json', 'tokenizer_config.json', 'mailsift-model.json'])
+      copyFileSync(join(MODEL_DIR, name), join(partial, name));
+    expect(() => onnxEmbedder({ modelDir: partial })).toThrow(
+      expect.objectContaining({ code: 'not_found', message: expect.stringContaining('model.onnx') }),
+    );
+    // A broken model file passes the folder check and fails at first use, as a provider error.
+    writeFileSync(join(partial, 'model.onnx'), 'not a model');
+    const broken = onnxEmbedder({ modelDir: partial });
+    await expect(broken.embed(['hello'])).rejects.toMatchObject({
+      name: 'ProviderError',
+      param: 'embedder',
+      message: expect.stringContaining('could not load'),
+    });
+    writeFileSync(join(partial, 'mailsift-model.json'), '{"name": "x", "dims": 384, "pooling": "cls"}');
+    expect(() => onnxEmbedder({ modelDir: partial })).toThrow(
+      expect.objectContaining({ code: 'bad_format', param: 'embedder.path' }),
+    );
+  });
+});
+
+describe('hybrid retrieval with the onnx embedder', () => {
+  let engine: Mailsift;
+  let embedder: Embedder;
+  beforeAll(async () => {
+    requireModel();
+    embedder = onnxEmbedder({ modelDir: MODEL_DIR });
+    engine = (await openFixtureArchive('paraphrase')).engine;
+    const report = await embedPending(engine, embedder);
+    expect(report).toMatchObject({ remaining: 0 });
+    expect(report.embedded).toBeGreaterThan(5);
+  });
+  afterAll(() => engine.close());
+
+  it('finds a message by meaning through the vector leg when no keyword matches', async () => {
+    // No word of the question occurs in any message: only the vector leg can find the invoice.
+    const question = 'do we owe money to a vendor?';
+    const keyword = await retrieve(engine, question, { inbox: 'work', mode: 'keyword' });
+    expect(keyword.messages).toEqual([]);
+    const hybrid = await retrieve(engine, question, { inbox: 'work', embedder });
+    expect(hybrid.mode).toBe('hybrid');
+    expect(hybrid.messages[0]?.messageId).toBe('np-4471-reminder@nordkap-print.example');
+    expect(hybrid.passages.some((p) => p.text.includes('NP-4471'))).toBe(true);
+
+    const outage = await retrieve(engine, 'will our virtual servers be unreachable this weekend?', {
+      inbox: 'work',
+      embedder,
+    });
+    expect(outage.messages[0]?.messageId).toBe('maint-fra-0306@tidewater-hosting.example');
+  });
+});

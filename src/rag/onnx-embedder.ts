@@ -1,0 +1,239 @@
+// The `onnx` embedder: a sentence-embedding model run in process by onnxruntime-node from a
+// local folder (model.onnx, the model's own tokenizer, mailsift-model.json), mean-pooled
+// over real tokens and L2-normalized. scripts/fetch-model.sh makes such a folder.
+
+import { readFileSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { Tokenizer } from '@huggingface/tokenizers';
+import type { InferenceSession, Tensor } from 'onnxruntime-node';
+import { z } from 'zod';
+import { MailsiftError } from '../core/errors.js';
+import type { Embedder } from './embedder.js';
+import { ProviderError } from './provider-http.js';
+import type { TokenCounter } from './tokens.js';
+
+export interface OnnxEmbedderOptions {
+  /** Folder with model.onnx, tokenizer.json, tokenizer_config.json and mailsift-model.json. */
+  readonly modelDir: string;
+  /** Texts per inference run; default 32. */
+  readonly batchSize?: number;
+  /** Longer texts are truncated to this many tokens (special tokens included); default 256. */
+  readonly maxTokens?: number;
+  /** onnxruntime intra-op threads; default: onnxruntime's own choice (all cores). */
+  readonly threads?: number;
+}
+
+/** Where scripts/fetch-model.sh puts all-MiniLM-L6-v2 unless told otherwise. */
+export function defaultModelDir(env: NodeJS.ProcessEnv = process.env): string {
+  const cache = env.MAILSIFT_MODEL_CACHE || join(env.HOME || homedir(), '.cache', 'mailsift', 'models');
+  return join(cache, 'all-MiniLM-L6-v2');
+}
+
+const manifestSchema = z.object({
+  name: z.string().min(1),
+  dims: z.number().int().positive(),
+  pooling: z.literal('mean'),
+  normalize: z.boolean(),
+  maxTokens: z.number().int().min(2).optional(),
+});
+type Manifest = z.output<typeof manifestSchema>;
+
+const FILES = ['model.onnx', 'tokenizer.json', 'tokenizer_config.json', 'mailsift-model.json'] as const;
+
+function fetchHint(dir: string): string {
+  return `run scripts/fetch-model.sh ${dir} (from the mailsift repository) to fetch all-MiniLM-L6-v2 there`;
+}
+
+function readJson(dir: string, name: string): unknown {
+  const path = join(dir, name);
+  try {
+    return JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new MailsiftError('bad_format', `onnx embedder: ${path} is not valid JSON; ${fetchHint(dir)}`, {
+      param: 'embedder.path',
+      cause: error,
+    });
+  }
+}
+
+/** Checks the folder up front, so a wrong path fails at configuration time, not mid-ingest. */
+function checkFolder(dir: string): void {
+  for (const name of ['', ...FILES]) {
+    const path = join(dir, name);
+    let ok: boolean;
+    try {
+      ok = name === '' ? statSync(path).isDirectory() : statSync(path).isFile();
+    } catch {
+      ok = false;
+    }
+    if (!ok)
+      throw new MailsiftError(
+        'not_found',
+        `onnx embedder: ${name === '' ? `model folder ${dir}` : `${path}`} does not exist; ${fetchHint(dir)}`,
+        { param: 'embedder.path' },
+      );
+  }
+}
+
+function readManifest(dir: string): Manifest {
+  const parsed = manifestSchema.safeParse(readJson(dir, 'mailsift-model.json'));
+  if (!parsed.success)
+    throw new MailsiftError(
+      'bad_format',
+      `onnx embedder: ${join(dir, 'mailsift-model.json')}: ${parsed.error.issues[0]?.message ?? 'invalid'}`,
+      { param: 'embedder.path' },
+    );
+  return parsed.data;
+}
+
+interface Encoded {
+  readonly ids: readonly number[];
+}
+
+/** [CLS] … [SEP] cut to `max` tokens, keeping the closing special token as the model was trained. */
+function truncate(ids: readonly number[], max: number): readonly number[] {
+  if (ids.length <= max) return ids;
+  return [...ids.slice(0, max - 1), ids[ids.length - 1] as number];
+}
+
+function int64(
+  values: BigInt64Array,
+  rows: number,
+  cols: number,
+  ort: typeof import('onnxruntime-node'),
+): Tensor {
+  return new ort.Tensor('int64', values, [rows, cols]);
+}
+
+/** Mean of the real tokens' vectors (padding excluded), then L2-normalized when the model wants it. */
+function pool(
+  hidden: Float32Array,
+  batch: readonly Encoded[],
+  seq: number,
+  dims: number,
+  normalize: boolean,
+): Float32Array[] {
+  return batch.map((row, b) => {
+    const out = new Float32Array(dims);
+    for (let t = 0; t < row.ids.length; t++) {
+      const base = (b * seq + t) * dims;
+      for (let d = 0; d < dims; d++) out[d] = (out[d] as number) + (hidden[base + d] as number);
+    }
+    let norm = 0;
+    for (let d = 0; d < dims; d++) {
+      out[d] = (out[d] as number) / Math.max(1, row.ids.length);
+      norm += (out[d] as number) ** 2;
+    }
+    const scale = normalize ? 1 / Math.max(Math.sqrt(norm), 1e-12) : 1;
+    for (let d = 0; d < dims; d++) out[d] = (out[d] as number) * scale;
+    return out;
+  });
+}
+
+export function onnxEmbedder(options: OnnxEmbedderOptions): Embedder {
+  const dir = options.modelDir;
+  checkFolder(dir);
+  const manifest = readManifest(dir);
+  const tokenizer = new Tokenizer(
+    readJson(dir, 'tokenizer.json') as object,
+    readJson(dir, 'tokenizer_config.json') as object,
+  );
+  const maxTokens = Math.max(2, options.maxTokens ?? manifest.maxTokens ?? 256);
+  const batchSize = Math.max(1, options.batchSize ?? 32);
+  const padId = tokenizer.token_to_id('[PAD]') ?? 0;
+
+  let loading: Promise<{ session: InferenceSession; ort: typeof import('onnxruntime-node') }> | null = null;
+  // The native module and the model load on first use: configuring an embedder stays cheap.
+  const load = () => {
+    loading ??= (async () => {
+      const ort = await import('onnxruntime-node');
+      const session = await ort.InferenceSession.create(join(dir, 'model.onnx'), {
+        graphOptimizationLevel: 'all',
+        ...(options.threads ? { intraOpNumThreads: options.threads } : {}),
+      });
+      return { session, ort };
+    })().catch((error: unknown) => {
+      loading = null;
+      throw new ProviderError(
+        `onnx embedder could not load ${join(dir, 'model.onnx')}: ${error instanceof Error ? error.message : String(error)}`,
+        'embedder',
+        null,
+        error,
+      );
+    });
+    return loading;
+  };
+
+  const runBatch = async (batch: readonly Encoded[]): Promise<Float32Array[]> => {
+    const { session, ort } = await load();
+    const seq = Math.max(...batch.map((row) => row.ids.length));
+    const ids = new BigInt64Array(batch.length * seq).fill(BigInt(padId));
+    const mask = new BigInt64Array(batch.length * seq);
+    batch.forEach((row, b) => {
+      row.ids.forEach((id, t) => {
+        ids[b * seq + t] = BigInt(id);
+        mask[b * seq + t] = 1n;
+      });
+    });
+    const inputs: Record<string, Tensor> = {
+      input_ids: int64(ids, batch.length, seq, ort),
+      attention_mask: int64(mask, batch.length, seq, ort),
+      token_type_ids: int64(new BigInt64Array(batch.length * seq), batch.length, seq, ort),
+    };
+    // Exports differ in whether they take token_type_ids: feed only what the graph declares.
+    const feeds = Object.fromEntries(session.inputNames.map((name) => [name, inputs[name] as Tensor]));
+    let output: Tensor | undefined;
+    try {
+      const results = await session.run(feeds);
+      output = results.last_hidden_state ?? results[session.outputNames[0] as string];
+    } catch (error) {
+      throw new ProviderError(
+        `onnx embedder failed on a batch of ${batch.length}: ${error instanceof Error ? error.message : String(error)}`,
+        'embedder',
+        null,
+        error,
+      );
+    }
+    const dims = output?.dims;
+    if (output === undefined || dims?.length !== 3 || dims[2] !== manifest.dims)
+      throw new ProviderError(
+        `onnx embedder: ${join(dir, 'model.onnx')} answered with shape [${dims?.join(', ') ?? ''}], expected [batch, sequence, ${manifest.dims}]`,
+        'embedder',
+        null,
+      );
+    return pool(output.data as Float32Array, batch, seq, manifest.dims, manifest.normalize);
+  };
+
+  // One session runs one batch at a time (it already uses every core); calls queue here.
+  let queue: Promise<unknown> = Promise.resolve();
+  const serial = <T>(task: () => Promise<T>): Promise<T> => {
+    const result = queue.then(task);
+    queue = result.catch(() => undefined);
+    return result;
+  };
+
+  const counter: TokenCounter = {
+    count: (text) => tokenizer.encode(text, { add_special_tokens: false }).ids.length,
+  };
+
+  return {
+    id: `onnx:${manifest.name}:${manifest.dims}`,
+    tokenizer: counter,
+    async embed(texts) {
+      const encoded = texts.map((text) => ({ ids: truncate(tokenizer.encode(text).ids, maxTokens) }));
+      // Texts of similar length share a batch, so little of each batch is padding.
+      const lengths = encoded.map((e) => e.ids.length);
+      const order = lengths.map((_, i) => i).sort((a, b) => (lengths[a] as number) - (lengths[b] as number));
+      const vectors = new Array<Float32Array>(texts.length);
+      for (let i = 0; i < order.length; i += batchSize) {
+        const slice = order.slice(i, i + batchSize);
+        const pooled = await serial(() => runBatch(slice.map((k) => encoded[k] as Encoded)));
+        slice.forEach((k, j) => {
+          vectors[k] = pooled[j] as Float32Array;
+        });
+      }
+      return vectors;
+    },
+  };
+}
