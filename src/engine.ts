@@ -8,6 +8,11 @@ import {
   findAttachment,
   loadAttachmentContent,
 } from './pipeline/attachment-content.js';
+import {
+  type ExtractPendingOptions,
+  type ExtractPendingReport,
+  extractPending,
+} from './pipeline/extract-pending.js';
 import { type IngestOptions, type IngestReport, ingest } from './pipeline/ingest.js';
 import { type ReextractReport, reextract } from './pipeline/reextract.js';
 import {
@@ -117,6 +122,11 @@ export class Mailsift {
   ): Promise<AttachmentContent> {
     const message = this.getMessage(id, options);
     return loadAttachmentContent(this.archive.db, message, findAttachment(message, which));
+  }
+
+  /** Extracts the attachments stored without text yet (ingest with extractAttachments: false). */
+  extractPending(options: ExtractPendingOptions = {}): Promise<ExtractPendingReport> {
+    return extractPending(this.archive, options);
   }
 
   /** Extracts the text of every stored attachment of one format again and re-indexes its messages. */

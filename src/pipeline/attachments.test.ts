@@ -1,12 +1,14 @@
 // Attachments through ingest: text extracted once per distinct content, outcomes stored
 // with their reasons, bytes and text served back, and a re-extraction re-indexes.
 
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeEncryptedPdf, makePdf } from '../attachments/fixtures.js';
 import { Mailsift } from '../engine.js';
+import { pendingExtractions } from '../store/index.js';
+import { extractPending } from './extract-pending.js';
 
 const opened: Mailsift[] = [];
 afterEach(() => {
@@ -81,5 +83,57 @@ describe('attachments through ingest', () => {
     await engine.ingest([dir], { workers: 0 });
     const extraction = engine.getMessage('statement-1@erp.nordwind-logistik.de').attachments[0]?.extraction;
     expect(extraction).toMatchObject({ status: 'skipped', reason: 'encrypted' });
+  });
+
+  it('stores and indexes messages before their attachments are extracted, then extracts the backlog', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mailsift-attach-'));
+    const contract = await makePdf([
+      ['Supply contract', 'Liquidated damages of 0.5 percent per week of delay.'],
+    ]);
+    const tariff = await makePdf([['Tariff sheet', 'Palletised freight Hamburg to Milan at 412 euro.']]);
+    writeFileSync(join(dir, 'a.eml'), messageWithAttachment(1, 'contract.pdf', 'application/pdf', contract));
+    writeFileSync(join(dir, 'b.eml'), messageWithAttachment(2, 'tariff.pdf', 'application/pdf', tariff));
+    writeFileSync(
+      join(dir, 'c.eml'),
+      messageWithAttachment(3, 'contract-copy.pdf', 'application/pdf', contract),
+    );
+    const engine = Mailsift.open(':memory:');
+    opened.push(engine);
+    const search = (q: string) => engine.searchMessages({ q }).messages.map((m) => m.messageId);
+
+    const report = await engine.ingest([dir], { workers: 0, extractAttachments: false });
+    expect(report).toMatchObject({ added: 3, failed: 0 });
+    expect(report.extraction).toBeUndefined();
+    expect(pendingExtractions(engine.archive.db)).toBe(2);
+    expect(search('statement')).toHaveLength(3);
+    expect(search('liquidated damages')).toEqual([]);
+
+    const progress: number[] = [];
+    const drained = await extractPending(engine.archive, {
+      workers: 0,
+      onProgress: (done) => progress.push(done),
+    });
+    expect(drained).toMatchObject({ attachments: 2, ok: 2, failed: 0, messagesReindexed: 3, remaining: 0 });
+    expect(progress).toEqual([1, 2]);
+    expect(search('liquidated damages').sort()).toEqual([
+      'statement-1@erp.nordwind-logistik.de',
+      'statement-3@erp.nordwind-logistik.de',
+    ]);
+    const hit = engine.searchMessages({ q: 'palletised freight' }).messages[0];
+    expect(hit?.highlights.attachments?.[0]).toContain('**Palletised**');
+  });
+
+  it('forgets a pending extraction when its only message disappears before it was extracted', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mailsift-attach-'));
+    const pdf = await makePdf([['Draft', 'Withdrawn before anyone read it.']]);
+    writeFileSync(join(dir, 'gone.eml'), messageWithAttachment(9, 'draft.pdf', 'application/pdf', pdf));
+    const engine = Mailsift.open(':memory:');
+    opened.push(engine);
+    await engine.ingest([dir], { workers: 0, extractAttachments: false });
+    expect(pendingExtractions(engine.archive.db)).toBe(1);
+    rmSync(join(dir, 'gone.eml'));
+    const rerun = await engine.ingest([dir], { workers: 0 });
+    expect(rerun).toMatchObject({ deleted: 1, extraction: { attachments: 0, remaining: 0 } });
+    expect(engine.archive.db.prepare('SELECT count(*) FROM attachment_texts').pluck().get()).toBe(0);
   });
 });

@@ -3,15 +3,14 @@
 // A batch commits as a whole, so a killed run loses at most its open batch, and
 // re-running finishes the job: stored locations are skipped, re-read copies dedupe.
 
-import { createExtractor, type Extractor } from '../attachments/index.js';
 import { describeError, MailsiftError } from '../core/errors.js';
 import type { MailSource, SourceEntry } from '../core/types.js';
 import { openSource } from '../source/index.js';
 import type { Archive } from '../store/archive.js';
 import { hasExtraction, type StoredExtraction, saveExtraction } from '../store/index.js';
 import { type Inbox, MessageStore } from '../store/message-store.js';
-import type { ExtractionRequest, PreparedMessage } from '../store/records.js';
-import { toStoredExtraction } from './attachment-content.js';
+import type { PreparedMessage } from '../store/records.js';
+import { type ExtractPendingReport, extractPending } from './extract-pending.js';
 import { sha256 } from './prepare.js';
 import { createPreparePool, type PreparePool } from './prepare-pool.js';
 
@@ -26,6 +25,12 @@ export interface IngestOptions {
   /** Called at most every progressIntervalMs, and once per source at its end. */
   readonly onProgress?: (progress: IngestProgress) => void;
   readonly progressIntervalMs?: number;
+  /**
+   * Extract pending attachment text once the messages are stored (default true). Messages
+   * are searchable before that; `false` leaves the backlog to extractPending().
+   */
+  readonly extractAttachments?: boolean;
+  readonly onExtractionProgress?: (done: number, total: number) => void;
 }
 
 export interface IngestCounts {
@@ -57,6 +62,8 @@ export interface IngestReport extends IngestCounts {
   readonly inbox: string;
   readonly sources: readonly string[];
   readonly elapsedMs: number;
+  /** Attachment text extracted after storing (absent when extraction was not asked for). */
+  readonly extraction?: ExtractPendingReport;
 }
 
 type Outcome =
@@ -64,20 +71,17 @@ type Outcome =
       kind: 'stored';
       rowid?: number;
       prepared?: PreparedMessage;
-      /** New attachment extractions, written before the message so its index sees them. */
+      /** Outcomes known without extracting (images, oversized), written before the message. */
       extractions?: ReadonlyArray<readonly [string, StoredExtraction]>;
       bytes: number;
     }
   | { kind: 'failed'; reason: string };
 
-/** What one ingest run shares across sources: parser pool, extractor, in-flight extractions. */
+/** What one ingest run shares across sources. */
 interface RunContext {
   readonly store: MessageStore;
   readonly inbox: Inbox;
   readonly pool: PreparePool;
-  readonly extractor: Extractor;
-  /** Extractions started this run, by content hash: identical attachments are extracted once. */
-  readonly extracting: Map<string, Promise<StoredExtraction>>;
 }
 
 interface Task {
@@ -106,8 +110,6 @@ export async function ingest(
     store,
     inbox,
     pool: createPreparePool(options.workers),
-    extractor: createExtractor({ workers: options.workers === 0 ? 0 : 1 }),
-    extracting: new Map(),
   };
   const started = Date.now();
   const totals = emptyCounts();
@@ -119,13 +121,21 @@ export async function ingest(
     for (const source of sources) addCounts(totals, await ingestSource(context, source, options));
   } finally {
     store.db.pragma(`mmap_size = ${mmapSize}`);
-    await Promise.all([context.pool.close(), context.extractor.close()]);
+    await context.pool.close();
   }
+  const extraction =
+    options.extractAttachments === false
+      ? undefined
+      : await extractPending(archive, {
+          workers: options.workers === 0 ? 0 : 1,
+          onProgress: options.onExtractionProgress,
+        });
   return {
     ...totals,
     inbox: inbox.name,
     sources: sources.map((s) => s.path),
     elapsedMs: Date.now() - started,
+    ...(extraction ? { extraction } : {}),
   };
 }
 
@@ -176,8 +186,7 @@ async function ingestSource(
       counts.bytes += outcome.bytes;
       let rowid = outcome.rowid;
       for (const [hash, extraction] of outcome.extractions ?? []) {
-        saveExtraction(db, hash, extraction);
-        context.extracting.delete(hash);
+        if (!hasExtraction(db, hash)) saveExtraction(db, hash, extraction);
       }
       if (outcome.prepared) {
         const stored = store.storeMessage(inbox, outcome.prepared);
@@ -243,33 +252,13 @@ async function prepareEntry(context: RunContext, entry: SourceEntry): Promise<Ou
     if (copyOf !== undefined) return { kind: 'stored', rowid: copyOf, bytes: bytes.length };
     // The pool may move `bytes` to a worker: only `prepared` is read after this point.
     const prepared = await context.pool.prepare(bytes, entry.fileTime, rawSha256);
-    const extractions = await extractAttachments(context, prepared.toExtract);
+    const extractions = prepared.toExtract.flatMap((request) =>
+      request.known ? [[request.sha256, request.known] as const] : [],
+    );
     return { kind: 'stored', prepared, extractions, bytes: prepared.rawSize };
   } catch (error) {
     return { kind: 'failed', reason: describeError(error) };
   }
-}
-
-/** Extracts the attachments whose content hash has no stored extraction yet. */
-async function extractAttachments(
-  context: RunContext,
-  requests: readonly ExtractionRequest[],
-): Promise<Array<readonly [string, StoredExtraction]>> {
-  const results: Array<Promise<readonly [string, StoredExtraction]>> = [];
-  for (const request of requests) {
-    if (hasExtraction(context.store.db, request.sha256)) continue;
-    let pending = context.extracting.get(request.sha256);
-    if (!pending) {
-      pending = request.known ? Promise.resolve(request.known) : extractOne(context.extractor, request);
-      context.extracting.set(request.sha256, pending);
-    }
-    results.push(pending.then((extraction) => [request.sha256, extraction] as const));
-  }
-  return Promise.all(results);
-}
-
-async function extractOne(extractor: Extractor, request: ExtractionRequest): Promise<StoredExtraction> {
-  return toStoredExtraction(await extractor.extract(request));
 }
 
 /** Run numbers only grow, even if the clock steps back, so "not seen this run" stays exact. */

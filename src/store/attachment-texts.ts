@@ -81,3 +81,29 @@ export function extractionsOfFormat(db: Db, format: string): string[] {
     .pluck()
     .all(format) as string[];
 }
+
+/**
+ * Distinct stored attachments (by content hash) with no extraction yet: the extraction
+ * backlog, derived from the store so it survives a crash and shrinks when mail is deleted.
+ */
+export function pendingExtractions(db: Db): number {
+  return (
+    sql(
+      db,
+      `SELECT count(DISTINCT a.sha256) AS n FROM attachments a
+       WHERE NOT EXISTS (SELECT 1 FROM attachment_texts t WHERE t.sha256 = a.sha256)`,
+    ).get() as { n: number }
+  ).n;
+}
+
+/** Up to `limit` pending content hashes, in the order their first message was stored. */
+export function pendingExtractionHashes(db: Db, limit: number): string[] {
+  return sql(
+    db,
+    `SELECT a.sha256 FROM attachments a
+     WHERE NOT EXISTS (SELECT 1 FROM attachment_texts t WHERE t.sha256 = a.sha256)
+     GROUP BY a.sha256 ORDER BY min(a.message_rowid) LIMIT ?`,
+  )
+    .pluck()
+    .all(limit) as string[];
+}

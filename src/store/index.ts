@@ -3,6 +3,8 @@ export {
   extractionsOfFormat,
   hasExtraction,
   loadExtraction,
+  pendingExtractionHashes,
+  pendingExtractions,
   type StoredExtraction,
   saveExtraction,
 } from './attachment-texts.js';

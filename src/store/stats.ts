@@ -1,6 +1,7 @@
 // Archive statistics for `status`: totals and the same per inbox, plus recorded failures.
 
 import { type Db, sql } from './archive.js';
+import { pendingExtractions } from './attachment-texts.js';
 
 export interface InboxStats {
   readonly inbox: string;
@@ -38,6 +39,8 @@ export interface ArchiveStats {
   readonly duplicates: number;
   readonly variants: number;
   readonly failures: number;
+  /** Distinct attachments stored but not yet extracted (the extraction backlog). */
+  readonly pendingAttachments: number;
   readonly perInbox: readonly InboxStats[];
   readonly failureList: readonly FailureRecord[];
 }
@@ -122,6 +125,7 @@ export function archiveStats(db: Db, options: { failureLimit?: number } = {}): A
     duplicates: sum('duplicates'),
     variants: sum('variants'),
     failures: sum('failures'),
+    pendingAttachments: pendingExtractions(db),
     perInbox,
     failureList,
   };

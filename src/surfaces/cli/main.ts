@@ -8,6 +8,7 @@ import { registerAttachment } from './commands/attachment.js';
 import { registerCheck } from './commands/check.js';
 import { registerEmbed } from './commands/embed.js';
 import { registerEval } from './commands/eval.js';
+import { registerExtract } from './commands/extract.js';
 import { registerIngest } from './commands/ingest.js';
 import { registerKeys } from './commands/keys.js';
 import { registerList } from './commands/list.js';
@@ -43,6 +44,7 @@ for (const register of [
   registerParse,
   registerReindex,
   registerReextract,
+  registerExtract,
   registerCheck,
   registerEval,
   registerWatch,

@@ -22,3 +22,10 @@ export function terminalProgress(): ((progress: IngestProgress) => void) | null 
     process.stderr.write(`\r\u001b[2K${line}${progress.done ? '\n' : ''}`);
   };
 }
+
+/** A `label done/total` counter redrawn on stderr, or undefined when stderr is not a terminal. */
+export function countProgress(label: string): ((done: number, total: number) => void) | undefined {
+  if (!process.stderr.isTTY) return undefined;
+  return (done, total) =>
+    process.stderr.write(`\r\u001b[2K${label} ${done}/${total}${done === total ? '\n' : ''}`);
+}

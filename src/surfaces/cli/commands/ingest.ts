@@ -5,8 +5,9 @@ import { describeError } from '../../../core/errors.js';
 import { type EmbedReport, embedPending } from '../../../rag/index.js';
 import { nonNegativeInteger, positiveInteger } from '../arguments.js';
 import { type GlobalOptions, printJson, printLine, withEngine } from '../context.js';
-import { terminalProgress } from '../progress.js';
+import { countProgress, terminalProgress } from '../progress.js';
 import { configuredEmbedder } from '../providers.js';
+import { extractionLine } from './extract.js';
 
 export function registerIngest(program: Command, globals: () => GlobalOptions): void {
   program
@@ -22,13 +23,24 @@ export function registerIngest(program: Command, globals: () => GlobalOptions): 
     .option('--workers <n>', 'parser worker threads (0 = parse inline)', nonNegativeInteger('--workers'))
     .option('--batch-size <n>', 'messages per transaction', positiveInteger('--batch-size'))
     .option(
+      '--no-extract',
+      'store attachments without extracting their text; `mailsift extract` does it later',
+    )
+    .option(
       '--no-embed',
       'leave new chunks in the embedding backlog (default: embed them when an embedder is configured)',
     )
     .action(
       async (
         paths: string[],
-        options: { inbox: string; mboxFormat: string; workers?: number; batchSize?: number; embed: boolean },
+        options: {
+          inbox: string;
+          mboxFormat: string;
+          workers?: number;
+          batchSize?: number;
+          extract: boolean;
+          embed: boolean;
+        },
       ) => {
         const global = globals();
         const onProgress = global.json ? null : terminalProgress();
@@ -40,6 +52,8 @@ export function registerIngest(program: Command, globals: () => GlobalOptions): 
             workers: options.workers,
             batchSize: options.batchSize,
             onProgress: onProgress ?? undefined,
+            extractAttachments: options.extract,
+            onExtractionProgress: global.json ? undefined : countProgress('extracting attachments'),
           });
           // Everything is stored by now: an embedder that is down only leaves the backlog to drain later.
           let embedding: EmbedReport | { error: string } | undefined;
@@ -57,6 +71,8 @@ export function registerIngest(program: Command, globals: () => GlobalOptions): 
             `${report.unchanged} unchanged, ${report.failed} failed, ${report.deleted} deleted ` +
             `(${Math.round(report.scanned / seconds)} msg/s)`,
         );
+        if (report.extraction && report.extraction.attachments > 0)
+          printLine(extractionLine(report.extraction));
         if (embedding && 'embedded' in embedding) {
           printLine(
             `embedded ${embedding.embedded} chunk(s); ${embedding.remaining} left in the backlog` +

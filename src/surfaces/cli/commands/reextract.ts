@@ -2,6 +2,7 @@
 
 import type { Command } from 'commander';
 import { type GlobalOptions, printJson, printLine, withEngine } from '../context.js';
+import { countProgress } from '../progress.js';
 
 export function registerReextract(program: Command, globals: () => GlobalOptions): void {
   program
@@ -14,13 +15,8 @@ export function registerReextract(program: Command, globals: () => GlobalOptions
     .action(async (options: { type: string }) => {
       const global = globals();
       const report = await withEngine(global, (engine) =>
-        engine.reextract(options.type.toLowerCase(), {
-          onProgress: process.stderr.isTTY
-            ? (done, total) => process.stderr.write(`\r${done}/${total}`)
-            : undefined,
-        }),
+        engine.reextract(options.type.toLowerCase(), { onProgress: countProgress('re-extracting') }),
       );
-      if (process.stderr.isTTY) process.stderr.write('\n');
       if (global.json) return printJson(report);
       printLine(
         `re-extracted ${report.attachments} ${report.format} attachment(s): ${report.ok} ok, ${report.skipped} skipped, ` +

@@ -37,6 +37,8 @@ export function registerStatus(program: Command, globals: () => GlobalOptions): 
         `${stats.messages} messages · ${stats.threads} threads · ${stats.inboxes} inbox(es) · ` +
           `${stats.duplicates} duplicates · ${stats.variants} variants · ${stats.failures} failures`,
       );
+      if (stats.pendingAttachments > 0)
+        printLine(`${stats.pendingAttachments} attachment(s) awaiting text extraction (mailsift extract)`);
       for (const inbox of stats.perInbox) {
         printLine(
           `  ${inbox.inbox}: ${inbox.messages} messages, ${inbox.threads} threads, ${inbox.duplicates} duplicates, ` +

@@ -1,0 +1,139 @@
+// Attachment text extraction after the messages are stored. Ingest never waits on an
+// extractor: a stored attachment whose content hash has no extraction yet is pending, so
+// the backlog is derived from the store, survives a crash and shrinks when mail is deleted.
+// Each extraction is saved with its carriers re-indexed in one transaction.
+
+import { createExtractor, type Extractor } from '../attachments/index.js';
+import { describeError } from '../core/errors.js';
+import {
+  type Archive,
+  type Db,
+  loadMessage,
+  pendingExtractionHashes,
+  pendingExtractions,
+  type StoredExtraction,
+  saveExtraction,
+  sql,
+} from '../store/index.js';
+import { loadAttachmentContent, toStoredExtraction } from './attachment-content.js';
+
+export interface ExtractionCounts {
+  ok: number;
+  skipped: number;
+  failed: number;
+  messagesReindexed: number;
+}
+
+export interface ExtractPendingOptions {
+  /** Extractor worker threads (default 1; 0 extracts inline). Ignored when `extractor` is given. */
+  readonly workers?: number;
+  readonly extractor?: Extractor;
+  /** Stop after this many attachments (default: the whole backlog). */
+  readonly limit?: number;
+  readonly onProgress?: (done: number, total: number) => void;
+}
+
+export interface ExtractPendingReport extends ExtractionCounts {
+  /** Distinct attachments extracted by this call. */
+  readonly attachments: number;
+  /** Distinct attachments still pending afterwards. */
+  readonly remaining: number;
+}
+
+/** Extractions running at once: enough to keep the extractor's workers busy while the main thread parses. */
+const IN_FLIGHT = 4;
+
+export async function extractPending(
+  archive: Archive,
+  options: ExtractPendingOptions = {},
+): Promise<ExtractPendingReport> {
+  const db = archive.db;
+  const total = Math.min(pendingExtractions(db), options.limit ?? Number.POSITIVE_INFINITY);
+  const counts: ExtractionCounts = { ok: 0, skipped: 0, failed: 0, messagesReindexed: 0 };
+  if (total === 0) return { attachments: 0, ...counts, remaining: pendingExtractions(db) };
+  const extractor = options.extractor ?? createExtractor({ workers: options.workers ?? 1 });
+  let done = 0;
+  try {
+    const hashes = pendingExtractionHashes(db, total);
+    let next = 0;
+    const lane = async (): Promise<void> => {
+      while (next < hashes.length) {
+        const hash = hashes[next++] as string;
+        const outcome = await extractAndStore(archive, extractor, hash);
+        if (outcome) addOutcome(counts, outcome);
+        done++;
+        options.onProgress?.(done, total);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, hashes.length) }, lane));
+  } finally {
+    if (!options.extractor) await extractor.close();
+  }
+  return { attachments: done, ...counts, remaining: pendingExtractions(db) };
+}
+
+export interface StoredOutcome {
+  readonly status: StoredExtraction['status'];
+  readonly carriers: number;
+}
+
+export function addOutcome(counts: ExtractionCounts, outcome: StoredOutcome): void {
+  counts[outcome.status]++;
+  counts.messagesReindexed += outcome.carriers;
+}
+
+/**
+ * Extracts one distinct attachment from the first stored message carrying it, saves the
+ * text and re-indexes every carrier in one transaction. Undefined when no message carries
+ * it any more (deleted meanwhile). An attachment whose bytes cannot be recovered is
+ * stored as failed with the reason, so it never stays pending forever.
+ */
+export async function extractAndStore(
+  archive: Archive,
+  extractor: Extractor,
+  sha256: string,
+): Promise<StoredOutcome | undefined> {
+  const db = archive.db;
+  const first = carriersOf(db, sha256)[0];
+  const message = first === undefined ? undefined : loadMessage(db, first);
+  const ordinal = message?.attachments.findIndex((a) => a.sha256 === sha256) ?? -1;
+  if (!message || ordinal < 0) return undefined;
+  let extraction: StoredExtraction;
+  try {
+    const { attachment, content } = await loadAttachmentContent(db, message, ordinal);
+    extraction = toStoredExtraction(
+      await extractor.extract({
+        filename: attachment.filename,
+        contentType: attachment.contentType,
+        content,
+      }),
+    );
+  } catch (error) {
+    const attachment = message.attachments[ordinal];
+    extraction = {
+      status: 'failed',
+      reason: describeError(error),
+      format: 'unknown',
+      detectedType: attachment?.contentType ?? 'application/octet-stream',
+      language: null,
+      truncated: false,
+      text: '',
+      message: null,
+    };
+  }
+  // Carriers are read again inside the transaction: messages stored or deleted while the
+  // extractor ran are indexed with the text, or not at all.
+  return db.transaction(() => {
+    const carriers = carriersOf(db, sha256);
+    if (carriers.length === 0) return undefined;
+    saveExtraction(db, sha256, extraction);
+    for (const rowid of carriers) for (const hook of archive.hooks) hook.onInsert?.(db, rowid);
+    return { status: extraction.status, carriers: carriers.length };
+  })();
+}
+
+function carriersOf(db: Db, sha256: string): number[] {
+  return sql(db, 'SELECT DISTINCT message_rowid FROM attachments WHERE sha256 = ? ORDER BY message_rowid')
+    .pluck()
+    .all(sha256) as number[];
+}
