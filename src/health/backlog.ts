@@ -6,8 +6,10 @@ import { type Db, sql } from '../store/index.js';
 /** What the RAG layer's embedder exposes to health checks; absent until one is configured. */
 export interface EmbedderProbe {
   readonly name: string;
-  /** Chunks of the inbox not yet embedded. */
+  /** Chunks of the inbox built and queued, not yet embedded. */
   backlog(inbox: string): number;
+  /** Threads of the inbox changed since their chunks were built: work not yet in backlog(). */
+  threadsAwaitingChunks(inbox: string): number;
   /** The embedder's last error, or null. */
   lastError(): string | null;
 }

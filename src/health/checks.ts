@@ -40,8 +40,10 @@ export interface InboxHealth {
   readonly inbox: string;
   readonly messages: number;
   readonly unindexed: number;
-  /** null: no embedder configured. */
+  /** Chunks waiting for the embedder; null: no embedder configured. */
   readonly embeddingBacklog: number | null;
+  /** Changed threads whose chunks are not built (so not in embeddingBacklog) yet; null: no embedder. */
+  readonly threadsAwaitingChunks: number | null;
   readonly failuresByReason: ReadonlyArray<{ readonly reason: string; readonly count: number }>;
   readonly checks: readonly HealthCheck[];
   readonly sources: readonly SourceHealth[];
@@ -170,23 +172,30 @@ function inboxHealth(
   ];
 
   let embeddingBacklog: number | null = null;
+  let threadsAwaitingChunks: number | null = null;
   if (!options.embedder) checks.push(check('embedding_backlog', 'ok', 'no embedder configured'));
   else {
     embeddingBacklog = options.embedder.backlog(inbox.name);
-    recordBacklogSample(db, inbox.name, embeddingBacklog, now);
+    threadsAwaitingChunks = options.embedder.threadsAwaitingChunks(inbox.name);
+    // A thread awaiting chunks is at least one chunk of work: judged together, the check
+    // cannot read 0 while changed threads wait to be chunked and embedded.
+    const work = embeddingBacklog + threadsAwaitingChunks;
+    recordBacklogSample(db, inbox.name, work, now);
     const growing = backlogGrowingSeconds(db, inbox.name, now);
     const error = options.embedder.lastError();
     const problems = [
-      embeddingBacklog > t.backlogWarn ? `over ${t.backlogWarn}` : '',
+      work > t.backlogWarn ? `over ${t.backlogWarn}` : '',
       growing >= t.backlogGrowingFor ? `growing for ${age(growing)}` : '',
       error ? `last error: ${error}` : '',
     ].filter(Boolean);
+    const threads =
+      threadsAwaitingChunks > 0 ? `, ${threadsAwaitingChunks} changed thread(s) not yet chunked` : '';
     checks.push(
       check(
         'embedding_backlog',
         problems.length > 0 ? 'warn' : 'ok',
-        `${embeddingBacklog} chunk(s) waiting for ${options.embedder.name}${problems.length ? `: ${problems.join('; ')}` : ''}`,
-        embeddingBacklog,
+        `${embeddingBacklog} chunk(s) waiting for ${options.embedder.name}${threads}${problems.length ? `: ${problems.join('; ')}` : ''}`,
+        work,
       ),
     );
   }
@@ -216,7 +225,16 @@ function inboxHealth(
   const sources = (
     sql(db, 'SELECT * FROM sources WHERE inbox_id = ? ORDER BY path').all(inbox.id) as SourceRow[]
   ).map((s) => sourceHealth(db, s, t, now));
-  return { inbox: inbox.name, messages, unindexed, embeddingBacklog, failuresByReason, checks, sources };
+  return {
+    inbox: inbox.name,
+    messages,
+    unindexed,
+    embeddingBacklog,
+    threadsAwaitingChunks,
+    failuresByReason,
+    checks,
+    sources,
+  };
 }
 
 /** Missing rows are the `unindexed` check's business (with its own threshold); the rest is corruption. */

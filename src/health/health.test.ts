@@ -4,6 +4,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSampleArchive, type SampleArchive } from '../eval/sample-archive.js';
 import { reindex, unindexMessage } from '../index/index.js';
+import { embedderProbe, embedPending, openAiEmbedder, syncChunks } from '../rag/index.js';
+import { startLoopback } from '../rag/openai-loopback.js';
+import { openFixtureArchive } from '../rag/test-helpers.js';
 import {
   checkHealth,
   DEFAULT_THRESHOLDS,
@@ -33,7 +36,13 @@ describe('checkHealth on the sample', () => {
     expect(eachCheck(report).filter((c) => c.check.status !== 'ok')).toEqual([]);
     expect(report.status).toBe('ok');
     const demo = report.inboxes[0];
-    expect(demo).toMatchObject({ inbox: 'demo', messages: 332, unindexed: 0, embeddingBacklog: null });
+    expect(demo).toMatchObject({
+      inbox: 'demo',
+      messages: 332,
+      unindexed: 0,
+      embeddingBacklog: null,
+      threadsAwaitingChunks: null,
+    });
     expect(demo?.sources.map((s) => [s.kind, s.seenAtSource, s.stored, s.failed])).toEqual([
       ['maildir', 258, 258, 0],
       ['mbox', 93, 93, 0],
@@ -83,6 +92,7 @@ describe('checkHealth on the sample', () => {
     const embedder: EmbedderProbe = {
       name: 'test-embedder',
       backlog: () => backlog,
+      threadsAwaitingChunks: () => 0,
       lastError: () => lastError,
     };
     const at = (minutes: number, value: number) => {
@@ -109,6 +119,43 @@ describe('checkHealth on the sample', () => {
       status: 'warn',
       message: expect.stringMatching(/last error: connection refused/),
     });
+  });
+});
+
+describe('embedding backlog honesty', () => {
+  it('counts changed threads whose chunks are not built yet, so the check never reads 0 while work remains', async () => {
+    const server = await startLoopback();
+    const { engine } = await openFixtureArchive('budget-thread');
+    try {
+      const embedder = openAiEmbedder({ url: server.url, model: 'loopback-64' });
+      const probe = embedderProbe(engine, embedder);
+      const report = () => checkHealth(engine, DEFAULT_THRESHOLDS, new Date(), { embedder: probe });
+      // Ingest stored the thread and marked it dirty; no chunk exists yet.
+      const stored = report();
+      expect(stored.inboxes[0]).toMatchObject({ embeddingBacklog: 0, threadsAwaitingChunks: 1 });
+      expect(statusOf(stored, 'work/embedding_backlog')).toMatchObject({
+        message: '0 chunk(s) waiting for openai:loopback-64, 1 changed thread(s) not yet chunked',
+        value: 1,
+      });
+
+      const { chunksAdded } = syncChunks(engine.archive.db);
+      expect(chunksAdded).toBeGreaterThan(1);
+      const chunked = report();
+      expect(chunked.inboxes[0]).toMatchObject({ embeddingBacklog: chunksAdded, threadsAwaitingChunks: 0 });
+      expect(statusOf(chunked, 'work/embedding_backlog')?.value).toBe(chunksAdded);
+
+      await embedPending(engine, embedder);
+      const drained = report();
+      expect(drained.inboxes[0]).toMatchObject({ embeddingBacklog: 0, threadsAwaitingChunks: 0 });
+      expect(statusOf(drained, 'work/embedding_backlog')).toMatchObject({
+        status: 'ok',
+        message: '0 chunk(s) waiting for openai:loopback-64',
+        value: 0,
+      });
+    } finally {
+      engine.close();
+      await server.close();
+    }
   });
 });
 

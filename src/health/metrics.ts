@@ -36,6 +36,11 @@ export class MailsiftMetrics {
       'chunks waiting for the embedder (absent: none configured)',
       ['inbox'],
     ),
+    awaitingChunks: this.gauge(
+      'mailsift_threads_awaiting_chunks',
+      'changed threads whose chunks are not built yet, so not in the embedding backlog (absent: no embedder)',
+      ['inbox'],
+    ),
     failures: this.gauge('mailsift_ingest_failures', 'recorded ingest failures by reason group', [
       'inbox',
       'reason',
@@ -76,6 +81,8 @@ export class MailsiftMetrics {
       this.gauges.messages.set(labels, inbox.messages);
       this.gauges.unindexed.set(labels, inbox.unindexed);
       if (inbox.embeddingBacklog !== null) this.gauges.backlog.set(labels, inbox.embeddingBacklog);
+      if (inbox.threadsAwaitingChunks !== null)
+        this.gauges.awaitingChunks.set(labels, inbox.threadsAwaitingChunks);
       for (const group of inbox.failuresByReason)
         this.gauges.failures.set({ ...labels, reason: group.reason }, group.count);
       for (const source of inbox.sources) {

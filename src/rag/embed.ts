@@ -36,8 +36,29 @@ interface PendingChunk {
   meta: string;
 }
 
-export function backlogSize(engine: Mailsift): number {
-  return (sql(engine.archive.db, 'SELECT count(*) AS n FROM embedding_backlog').get() as { n: number }).n;
+/** Work the embedder has not done yet, in two parts because a thread's chunks are built lazily. */
+export interface EmbeddingBacklog {
+  /** Chunks built and queued, not yet embedded. */
+  readonly pendingChunks: number;
+  /**
+   * Threads changed (new, grown, shrunk) since their chunks were last built: their new chunks
+   * are not queued yet, so pendingChunks alone can read 0 while work remains.
+   */
+  readonly threadsAwaitingChunks: number;
+}
+
+/** The backlog of one inbox, or of the whole archive. */
+export function backlogSize(engine: Mailsift, inbox?: string): EmbeddingBacklog {
+  const db = engine.archive.db;
+  const count = (from: string, alias: string): number => {
+    const scope = inbox === undefined ? '' : `JOIN inboxes i ON i.id = ${alias}.inbox_id WHERE i.name = ?`;
+    const query = sql(db, `SELECT count(*) AS n FROM ${from} ${scope}`);
+    return ((inbox === undefined ? query.get() : query.get(inbox)) as { n: number }).n;
+  };
+  return {
+    pendingChunks: count('embedding_backlog b JOIN rag_chunks c ON c.id = b.chunk_id', 'c'),
+    threadsAwaitingChunks: count('rag_dirty_threads d', 'd'),
+  };
 }
 
 export async function embedPending(
@@ -71,7 +92,7 @@ export async function embedPending(
       vectors = await embedder.embed(chunks.map((c) => c.text));
     } catch (error) {
       setRagMeta(db, 'last_error', describeError(error));
-      return { embedded, remaining: backlogSize(engine), reset, error: describeError(error) };
+      return { embedded, remaining: backlogSize(engine).pendingChunks, reset, error: describeError(error) };
     }
     if (!checked) {
       checked = true;
@@ -99,25 +120,18 @@ export async function embedPending(
       for (const c of chunks) done.run(c.id);
     })();
     embedded += chunks.length;
-    options.onProgress?.(embedded, backlogSize(engine));
+    options.onProgress?.(embedded, backlogSize(engine).pendingChunks);
   }
   sql(db, "DELETE FROM rag_meta WHERE key = 'last_error'").run();
-  return { embedded, remaining: backlogSize(engine), reset };
+  return { embedded, remaining: backlogSize(engine).pendingChunks, reset };
 }
 
-/** The health checks' view of an embedder: chunks waiting per inbox and the last failure. */
+/** The health checks' view of an embedder: its backlog per inbox and the last failure. */
 export function embedderProbe(engine: Mailsift, embedder: Embedder): EmbedderProbe {
-  const db = engine.archive.db;
   return {
     name: embedder.id,
-    backlog: (inbox) =>
-      (
-        sql(
-          db,
-          `SELECT count(*) AS n FROM embedding_backlog b JOIN rag_chunks c ON c.id = b.chunk_id
-           JOIN inboxes i ON i.id = c.inbox_id WHERE i.name = ?`,
-        ).get(inbox) as { n: number }
-      ).n,
-    lastError: () => getRagMeta(db, 'last_error') ?? null,
+    backlog: (inbox) => backlogSize(engine, inbox).pendingChunks,
+    threadsAwaitingChunks: (inbox) => backlogSize(engine, inbox).threadsAwaitingChunks,
+    lastError: () => getRagMeta(engine.archive.db, 'last_error') ?? null,
   };
 }

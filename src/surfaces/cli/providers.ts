@@ -3,7 +3,14 @@
 
 import type { Mailsift } from '../../engine.js';
 import type { EmbedderProbe } from '../../health/index.js';
-import { createEmbedder, type Embedder, embedderProbe, loadProviderConfig } from '../../rag/index.js';
+import {
+  createChatModel,
+  createEmbedder,
+  type Embedder,
+  embedderProbe,
+  loadProviderConfig,
+} from '../../rag/index.js';
+import type { RagProviders } from '../http/index.js';
 
 export function configuredEmbedder(): Embedder | undefined {
   const { embedder } = loadProviderConfig();
@@ -14,4 +21,13 @@ export function configuredEmbedder(): Embedder | undefined {
 export function configuredEmbedderProbe(engine: Mailsift): EmbedderProbe | undefined {
   const embedder = configuredEmbedder();
   return embedder ? embedderProbe(engine, embedder) : undefined;
+}
+
+/** The configured embedder and LLM, for the servers (HTTP, MCP) that retrieve and answer. */
+export function configuredProviders(): RagProviders {
+  const { embedder, llm } = loadProviderConfig();
+  return {
+    ...(embedder ? { embedder: createEmbedder(embedder) } : {}),
+    ...(llm ? { llm: createChatModel(llm) } : {}),
+  };
 }

@@ -2,10 +2,12 @@
 // inbox is checked against the key's scope (an inbox the key may not see is reported
 // exactly like one that does not exist) and every page token is bound to the key.
 
+import type { z } from 'zod';
 import type { Principal } from '../../auth/index.js';
 import { MailsiftError } from '../../core/errors.js';
 import type { Mailsift, ThreadView } from '../../engine.js';
 import { indexSecret } from '../../index/index.js';
+import type { Answer, AskOptions, RetrievalResult } from '../../rag/index.js';
 import {
   DEFAULT_LIMIT,
   type ListResult,
@@ -21,6 +23,9 @@ import { type Db, type StoredMessage, sql } from '../../store/index.js';
 import { type AttachmentContent, attachmentText, loadAttachment } from './attachments.js';
 import { type InboxList, type InboxSummary, inboxSummary, listInboxes } from './inboxes.js';
 import { unwrapPageToken, wrapPageToken } from './page-tokens.js';
+import { bodyParams } from './query.js';
+import { boundedProviders, type RagProviders } from './rag-providers.js';
+import { askBodySchema, retrieveBodySchema } from './rag-schemas.js';
 
 /** Pages of matching messages list_threads reads for one page of threads before returning a shorter page (with a token). */
 const MAX_THREAD_SCAN_PAGES = 20;
@@ -51,13 +56,16 @@ export interface ThreadList {
 export class MailApi {
   readonly db: Db;
   private readonly secret: string;
+  private readonly providers: ReturnType<typeof boundedProviders>;
 
   constructor(
     readonly engine: Mailsift,
     readonly principal: Principal,
+    providers: RagProviders = {},
   ) {
     this.db = engine.archive.db;
     this.secret = indexSecret(this.db);
+    this.providers = boundedProviders(providers);
   }
 
   /** Resolves an inbox name the principal may read; anything else is 'no such inbox'. */
@@ -172,6 +180,34 @@ export class MailApi {
       attachment,
       message: entry.message,
       text: await attachmentText(attachment),
+    };
+  }
+
+  /** The context pack for a question over one inbox (keyword-only without an embedder, `degraded` when it failed). */
+  retrieve(inbox: string, body: unknown): Promise<RetrievalResult> {
+    const { name } = this.inbox(inbox);
+    const params = bodyParams(retrieveBodySchema, body);
+    return this.engine.retrieve(params.question, this.questionOptions(name, params));
+  }
+
+  /** A cited answer over one inbox: the LLM's when one is configured and answers, else extractive. */
+  ask(inbox: string, body: unknown): Promise<Answer> {
+    const { name } = this.inbox(inbox);
+    const params = bodyParams(askBodySchema, body);
+    return this.engine.ask(params.question, {
+      ...this.questionOptions(name, params),
+      ...(params.passages === undefined ? {} : { passages: params.passages }),
+      ...(this.providers.llm ? { llm: this.providers.llm } : {}),
+    });
+  }
+
+  private questionOptions(inbox: string, params: z.output<typeof retrieveBodySchema>): AskOptions {
+    return {
+      inbox,
+      ...(params.limit === undefined ? {} : { limit: params.limit }),
+      ...(params.tokenBudget === undefined ? {} : { budget: params.tokenBudget }),
+      ...(params.mode === undefined ? {} : { mode: params.mode }),
+      ...(this.providers.embedder ? { embedder: this.providers.embedder } : {}),
     };
   }
 

@@ -18,11 +18,11 @@ import {
   MailsiftMetrics,
   worst,
 } from '../../health/index.js';
-import type { StoredMessage } from '../../store/index.js';
 import { messageJson } from '../cli/format.js';
 import { MailApi } from './api.js';
 import { openApiDocument } from './openapi.js';
 import { queryParams } from './query.js';
+import type { RagProviders } from './rag-providers.js';
 import {
   inboxPageSchema,
   listQuerySchema,
@@ -53,6 +53,8 @@ export interface AppOptions {
   readonly mcp?: McpHttpHandler;
   /** Receives one line per request; omitted: no request log. */
   readonly log?: (line: LogLine) => void;
+  /** The user's embedder and LLM for retrieve and ask; absent: keyword-only, extractive. */
+  readonly providers?: RagProviders;
   /** Thresholds (default DEFAULT_THRESHOLDS) and embedder probe behind /v1/health and /metrics. */
   readonly health?: { readonly thresholds?: HealthThresholds; readonly embedder?: EmbedderProbe };
 }
@@ -82,6 +84,16 @@ function errorResponse(c: Context, code: HttpErrorCode, message: string, param?:
 }
 
 const LOCAL: Principal = { keyId: 'local', inboxes: null };
+
+/** The request body as JSON; anything else is a 400 naming the body. */
+async function jsonBody(c: Context): Promise<unknown> {
+  const text = await c.req.text();
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new MailsiftError('invalid_argument', 'request body is not valid JSON', { param: 'body' });
+  }
+}
 
 function bearer(header: string | undefined): string | null {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
@@ -204,7 +216,7 @@ export function createApp(options: AppOptions): Hono<Env> {
       principal = found;
     }
     c.set('keyId', principal.keyId);
-    c.set('api', new MailApi(options.engine, principal));
+    c.set('api', new MailApi(options.engine, principal, options.providers));
     await next();
   };
   app.use('/v1/*', authenticated);
@@ -266,16 +278,18 @@ export function createApp(options: AppOptions): Hono<Env> {
     });
   });
 
+  app.post('/v1/inboxes/:inboxId/retrieve', async (c) => {
+    noQuery(c);
+    return c.json(await api(c).retrieve(inboxOf(c), await jsonBody(c)));
+  });
+  app.post('/v1/inboxes/:inboxId/ask', async (c) => {
+    noQuery(c);
+    return c.json(await api(c).ask(inboxOf(c), await jsonBody(c)));
+  });
+
   app.post('/mcp', async (c) => {
     if (!options.mcp) return errorResponse(c, 'not_found', 'MCP is not enabled on this server');
-    const text = await c.req.text();
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      throw new MailsiftError('invalid_argument', 'request body is not valid JSON', { param: 'body' });
-    }
-    return options.mcp(api(c), c.req.raw, body);
+    return options.mcp(api(c), c.req.raw, await jsonBody(c));
   });
   app.on(['GET', 'DELETE'], '/mcp', (c) =>
     errorResponse(c, 'method_not_allowed', 'this MCP endpoint is stateless: POST JSON-RPC requests only'),

@@ -5,5 +5,7 @@ export { MailApi, type Params, type ThreadItem, type ThreadList } from './api.js
 export { type AppOptions, createApp, type LogLine, MAX_BODY_BYTES, type McpHttpHandler } from './app.js';
 export { type InboxList, type InboxSummary, listInboxes } from './inboxes.js';
 export { openApiDocument } from './openapi.js';
+export { PROVIDER_DEADLINES, type ProviderDeadlines, type RagProviders } from './rag-providers.js';
+export { answerSchema, askBodySchema, retrievalSchema, retrieveBodySchema } from './rag-schemas.js';
 export { toolInputs } from './schemas.js';
 export { isLoopback, type RunningServer, type ServeOptions, startServer } from './server.js';

@@ -2,6 +2,7 @@
 // (and describe responses), so the document cannot drift from the server.
 
 import { z } from 'zod';
+import { answerSchema, askBodySchema, retrievalSchema, retrieveBodySchema } from './rag-schemas.js';
 import {
   errorSchema,
   healthSchema,
@@ -36,6 +37,8 @@ const COMPONENTS = {
   ThreadList: threadListSchema,
   Message: messageSchema,
   Thread: threadSchema,
+  Retrieval: retrievalSchema,
+  Answer: answerSchema,
 } as const;
 
 export type ComponentName = keyof typeof COMPONENTS;
@@ -77,6 +80,15 @@ const ERRORS = {
   '404': json('Error', 'no such inbox, message, thread or attachment (or the key may not see it)'),
 };
 
+function pathParameters(path: string): JsonSchema[] {
+  return [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: { type: 'string', ...(PATH_PARAMS[name as string] ?? {}) },
+  }));
+}
+
 function operation(
   id: string,
   summary: string,
@@ -84,19 +96,34 @@ function operation(
   query: z.ZodType | null,
   ok: ReturnType<typeof json> | { description: string; content: Record<string, unknown> },
 ): JsonSchema {
-  const pathParams = [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
-    name,
-    in: 'path',
-    required: true,
-    schema: { type: 'string', ...(PATH_PARAMS[name as string] ?? {}) },
-  }));
   return {
     get: {
       operationId: id,
       summary,
       security: [{ bearer: [] }],
-      parameters: [...pathParams, ...(query ? queryParameters(query) : [])],
+      parameters: [...pathParameters(path), ...(query ? queryParameters(query) : [])],
       responses: { '200': ok, ...ERRORS },
+    },
+  };
+}
+
+/** A question over one inbox: a JSON body, and a reply that degrades rather than fails when a provider is down. */
+function questionOperation(id: string, summary: string, body: z.ZodType, ok: ComponentName): JsonSchema {
+  return {
+    post: {
+      operationId: id,
+      summary,
+      security: [{ bearer: [] }],
+      parameters: pathParameters('{inboxId}'),
+      requestBody: {
+        required: true,
+        content: { 'application/json': { schema: jsonSchema(body, 'input') } },
+      },
+      responses: {
+        '200': json(ok, 'the reply; `degraded` says which configured provider could not be used'),
+        ...ERRORS,
+        '413': json('Error', 'body larger than 1 MB'),
+      },
     },
   };
 }
@@ -217,6 +244,18 @@ export function openApiDocument(): JsonSchema {
         '{inboxId}{threadId}',
         null,
         json('Thread', 'the thread'),
+      ),
+      '/v1/inboxes/{inboxId}/retrieve': questionOperation(
+        'retrieve',
+        'the context pack for a question in words: cited passages within a token budget (hybrid with an embedder, else keyword)',
+        retrieveBodySchema,
+        'Retrieval',
+      ),
+      '/v1/inboxes/{inboxId}/ask': questionOperation(
+        'ask',
+        'an answer to a question in words, citing a Message-ID per claim (LLM when configured, else extractive)',
+        askBodySchema,
+        'Answer',
       ),
       '/mcp': {
         post: {

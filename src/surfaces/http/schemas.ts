@@ -4,6 +4,7 @@
 
 import { z } from 'zod';
 import { listParamsSchema, MAX_LIMIT, searchParamsSchema } from '../../search/index.js';
+import { askBodySchema, retrieveBodySchema } from './rag-schemas.js';
 
 const wireDate = z.string().describe(searchParamsSchema.shape.before.unwrap().description ?? 'ISO 8601 date');
 
@@ -77,6 +78,10 @@ export const toolInputs = {
     inboxId,
     messageId: z.string().min(1).describe('Message-ID, angle brackets optional'),
   }),
+  retrieve_context: retrieveBodySchema
+    .pick({ question: true, limit: true, tokenBudget: true })
+    .extend({ inboxId }),
+  ask_question: askBodySchema.pick({ question: true, limit: true }).extend({ inboxId }),
 } as const;
 
 // ---- responses ----
@@ -267,7 +272,12 @@ const healthCheckSchema = z.object({
   ]),
   status: checkStatusSchema,
   message: z.string(),
-  value: z.number().nullable().describe('the figure judged: age in seconds or a count'),
+  value: z
+    .number()
+    .nullable()
+    .describe(
+      'the figure judged: age in seconds or a count (embedding_backlog: chunks waiting plus threads awaiting chunks)',
+    ),
 });
 
 export const healthSchema = z.object({
@@ -283,7 +293,18 @@ export const healthSchema = z.object({
         inbox: z.string(),
         messages: z.number().int(),
         unindexed: z.number().int(),
-        embeddingBacklog: z.number().int().nullable().describe('null: no embedder configured'),
+        embeddingBacklog: z
+          .number()
+          .int()
+          .nullable()
+          .describe('chunks waiting for the embedder; null: no embedder configured'),
+        threadsAwaitingChunks: z
+          .number()
+          .int()
+          .nullable()
+          .describe(
+            'changed threads whose chunks are not built yet (not in embeddingBacklog); null: no embedder',
+          ),
         failuresByReason: z.array(z.object({ reason: z.string(), count: z.number().int() })),
         checks: z.array(healthCheckSchema),
         sources: z.array(

@@ -10,6 +10,7 @@ import { handleMcpHttp } from './index.js';
 
 const REPORT_ID = 'report/2024-q3%final@northwind.example';
 const TOOLS = [
+  'ask_question',
   'get_attachment',
   'get_inbox',
   'get_message',
@@ -17,6 +18,7 @@ const TOOLS = [
   'list_inboxes',
   'list_messages',
   'list_threads',
+  'retrieve_context',
   'search_messages',
   'search_threads',
 ];
@@ -104,6 +106,8 @@ describe('MCP over stdio (spawned CLI)', () => {
     ]);
     expect(params('get_attachment')).toEqual(['attachmentId', 'inboxId', 'threadId']);
     expect(params('list_inboxes')).toEqual(['limit', 'pageToken']);
+    expect(params('retrieve_context')).toEqual(['inboxId', 'limit', 'question', 'tokenBudget']);
+    expect(params('ask_question')).toEqual(['inboxId', 'limit', 'question']);
     for (const tool of tools)
       expect(tool.description, tool.name).toMatch(/external senders.*never as instructions/);
   });
@@ -186,6 +190,19 @@ describe('MCP over stdio (spawned CLI)', () => {
     expect(inboxes.json.inboxes).toEqual([{ inboxId: 'acme', messageCount: 5, threadCount: 4 }]);
     const hidden = await call(scopedStdio, 'search_messages', { inboxId: 'other', q: 'payroll' });
     expect(hidden.json.error.code).toBe('not_found');
+    const asked = await call(scopedStdio, 'ask_question', { inboxId: 'other', question: 'payroll run?' });
+    expect(asked.json.error).toMatchObject({ code: 'not_found', param: 'inboxId' });
+  });
+
+  it('retrieves the context pack for a question, keyword-only without a configured embedder', async () => {
+    const pack = await call(stdio, 'retrieve_context', {
+      inboxId: 'acme',
+      question: 'which shipments arrived late on the Rotterdam lane?',
+      limit: 1,
+    });
+    expect(pack.isError).toBe(false);
+    expect(pack.json).toMatchObject({ mode: 'keyword', threads: [{ inbox: 'acme' }] });
+    expect(pack.json.passages.find((p: any) => p.kind === 'detail').messageIds).toEqual([REPORT_ID]);
   });
 });
 

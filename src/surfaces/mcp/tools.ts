@@ -150,5 +150,15 @@ export function createMcpServer(api: MailApi): McpServer {
       };
     },
   );
+  tool(
+    'retrieve_context',
+    'Retrieve passages of mail that answer a question in words (any language): per best thread its summary and the messages that matter, each with Message-ID, date and sender, within tokenBudget. Hybrid keyword + vector search when an embedder is configured, else keyword-only (mode says which; degraded says why a configured embedder was not used). Use it to ground your own answer and cite the Message-IDs.',
+    (args) => api.retrieve(...withoutInbox(args)),
+  );
+  tool(
+    'ask_question',
+    "Answer a question in words from an inbox's mail, citing a Message-ID for every claim: written by the configured LLM (citations checked against what was retrieved; verified is false when one was not) or extractive without one.",
+    (args) => api.ask(...withoutInbox(args)),
+  );
   return server;
 }

@@ -8,6 +8,7 @@ import { ensureKeywordIndex } from '../../../index/index.js';
 import { MailApi } from '../../http/index.js';
 import { serveMcpStdio } from '../../mcp/index.js';
 import { type GlobalOptions, withEngine } from '../context.js';
+import { configuredProviders } from '../providers.js';
 
 export const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
@@ -35,7 +36,7 @@ export function registerMcp(program: Command, globals: () => GlobalOptions): voi
             inboxes: options.inbox.filter((name) => allowed === null || allowed.includes(name)),
           };
         }
-        await serveMcpStdio(new MailApi(engine, principal));
+        await serveMcpStdio(new MailApi(engine, principal, configuredProviders()));
       });
     });
 }

@@ -1,13 +1,15 @@
-// mailsift serve [--port] [--host] [--no-auth] [--quiet]: the HTTP API and MCP over HTTP.
+// mailsift serve [--port] [--host] [--no-auth] [--quiet]: the HTTP API and MCP over HTTP,
+// retrieving and answering with the configured embedder and LLM.
 
 import type { Command } from 'commander';
 import { Mailsift } from '../../../engine.js';
 import { loadHealthThresholds } from '../../../health/index.js';
+import { embedderProbe } from '../../../rag/index.js';
 import { startServer } from '../../http/index.js';
 import { handleMcpHttp } from '../../mcp/index.js';
 import { nonNegativeInteger } from '../arguments.js';
 import { dbPath, type GlobalOptions, printJson, printLine } from '../context.js';
-import { configuredEmbedderProbe } from '../providers.js';
+import { configuredProviders } from '../providers.js';
 
 export const DEFAULT_PORT = 8080;
 
@@ -33,11 +35,16 @@ export function registerServe(program: Command, globals: () => GlobalOptions): v
     .option('--quiet', 'no per-request log lines on stderr')
     .action(async (options: ServeOptions) => {
       const global = globals();
+      const providers = configuredProviders();
       const engine = Mailsift.open(dbPath(global));
       let running: Awaited<ReturnType<typeof startServer>>;
       try {
         running = await startServer(engine, {
-          health: { thresholds: loadHealthThresholds(), embedder: configuredEmbedderProbe(engine) },
+          health: {
+            thresholds: loadHealthThresholds(),
+            ...(providers.embedder ? { embedder: embedderProbe(engine, providers.embedder) } : {}),
+          },
+          providers,
           host: options.host,
           port: options.port,
           auth: options.auth,

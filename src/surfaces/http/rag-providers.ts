@@ -1,0 +1,59 @@
+// The user's embedder and LLM as a request uses them: every call is bounded by a deadline,
+// so a provider that hangs degrades the reply (keyword-only retrieval, extractive answer)
+// instead of holding the request open through the provider's own timeouts and retries.
+
+import type { ChatModel, Embedder } from '../../rag/index.js';
+
+export interface ProviderDeadlines {
+  /** Embedding one question: a local model answers in milliseconds, a remote one in a second. */
+  readonly embedMs: number;
+  /** One chat completion: a local 7B model writes a cited paragraph in well under a minute. */
+  readonly llmMs: number;
+}
+
+export const PROVIDER_DEADLINES: ProviderDeadlines = { embedMs: 10_000, llmMs: 60_000 };
+
+export interface RagProviders {
+  /** Absent: retrieval is keyword-only and says so. */
+  readonly embedder?: Embedder;
+  /** Absent: answers are extractive. */
+  readonly llm?: ChatModel;
+  readonly deadlines?: Partial<ProviderDeadlines>;
+}
+
+/** `work`, or a rejection naming `what` once `ms` have passed (the late result is dropped). */
+function withinDeadline<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} gave no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, expired]).finally(() => clearTimeout(timer));
+}
+
+/** The providers with each call bounded; the embedder keeps its id and tokenizer (vectors and chunks depend on them). */
+export function boundedProviders(providers: RagProviders): {
+  embedder?: Embedder;
+  llm?: ChatModel;
+} {
+  const deadlines = { ...PROVIDER_DEADLINES, ...providers.deadlines };
+  const { embedder, llm } = providers;
+  return {
+    ...(embedder
+      ? {
+          embedder: {
+            id: embedder.id,
+            ...(embedder.tokenizer ? { tokenizer: embedder.tokenizer } : {}),
+            embed: (texts) => withinDeadline(embedder.embed(texts), deadlines.embedMs, 'the embedder'),
+          },
+        }
+      : {}),
+    ...(llm
+      ? {
+          llm: {
+            id: llm.id,
+            complete: (messages) => withinDeadline(llm.complete(messages), deadlines.llmMs, 'the llm'),
+          },
+        }
+      : {}),
+  };
+}
