@@ -28,6 +28,26 @@ describe('hybrid retrieval with the loopback embedder', () => {
     expect(result.passages[0]?.kind).toBe('summary');
   });
 
+  it('runs each leg alone on request: vector mode ranks without the keyword leg', async () => {
+    const embedder = openAiEmbedder({ url: server.url, model: 'm' });
+    // No word of this question is in the archive: only the vector leg can find anything.
+    const vector = await retrieve(engine, 'zzyzx qwv', { inbox: 'work', embedder, mode: 'vector' });
+    expect(vector.mode).toBe('vector');
+    expect(vector.messages.length).toBeGreaterThan(0);
+    const keyword = await retrieve(engine, 'zzyzx qwv', { inbox: 'work', embedder, mode: 'keyword' });
+    expect(keyword.messages).toEqual([]);
+
+    server.faults.push('500', '500');
+    const failing = openAiEmbedder({ url: server.url, model: 'm', maxRetries: 1, sleep: async () => {} });
+    const down = await retrieve(engine, 'forklift lease option B', {
+      inbox: 'work',
+      embedder: failing,
+      mode: 'vector',
+    });
+    expect(down).toMatchObject({ mode: 'keyword', degraded: expect.stringMatching(/embedder failed/) });
+    expect(down.messages.length).toBeGreaterThan(0);
+  });
+
   it('degrades to keyword results, never an error, when the embedder fails or has no vectors', async () => {
     server.faults.push('500', '500');
     const failing = openAiEmbedder({ url: server.url, model: 'm', maxRetries: 1, sleep: async () => {} });

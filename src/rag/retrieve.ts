@@ -17,14 +17,19 @@ import { knn, vectorModel } from './vectors.js';
 export const MAX_QUESTION_CHARS = 2000;
 export const RRF_K = 60;
 
+export type RetrievalMode = 'hybrid' | 'keyword' | 'vector';
+
 export interface RetrieveOptions {
   readonly inbox?: string;
   /** Threads to return; default 5. */
   readonly limit?: number;
   /** Token budget of the context pack; default 2,000. */
   readonly budget?: number;
-  /** 'keyword' skips the vector leg even with an embedder. Default 'hybrid'. */
-  readonly mode?: 'hybrid' | 'keyword';
+  /**
+   * 'keyword' skips the vector leg even with an embedder; 'vector' skips the keyword leg
+   * while the vector leg can run (for measuring each leg alone). Default 'hybrid'.
+   */
+  readonly mode?: RetrievalMode;
   readonly embedder?: Embedder;
   /** Reference time for relative dates ("last October"). */
   readonly now?: Date;
@@ -45,7 +50,7 @@ export interface Passage {
 
 export interface RetrievalResult {
   readonly question: string;
-  readonly mode: 'hybrid' | 'keyword';
+  readonly mode: RetrievalMode;
   /** Why the vector leg was skipped although an embedder was given. */
   readonly degraded?: string;
   readonly filters: QuestionFilters;
@@ -201,9 +206,8 @@ export async function retrieve(
   const filters = extractFilters(db, q, inboxIds, options.now);
   const notes: string[] = [];
 
-  const keyword = keywordLeg(db, q, inboxIds, filters, 200);
   let vectors: VectorLeg = { threads: [], chunks: [] };
-  let mode: 'hybrid' | 'keyword' = 'keyword';
+  let mode: RetrievalMode = 'keyword';
   let degraded: string | undefined;
   if (options.mode !== 'keyword' && options.embedder) {
     const recorded = vectorModel(db);
@@ -212,12 +216,13 @@ export async function retrieve(
     } else {
       try {
         vectors = await vectorLeg(db, options.embedder, q, inboxIds, filters);
-        mode = 'hybrid';
+        mode = options.mode === 'vector' ? 'vector' : 'hybrid';
       } catch (error) {
         degraded = `the embedder failed (${describeError(error)}); keyword results only`;
       }
     }
   } else if (options.mode !== 'keyword') notes.push('no embedder configured: keyword retrieval only');
+  const keyword = mode === 'vector' ? [] : keywordLeg(db, q, inboxIds, filters, 200);
 
   const threadScores = fuse([
     keywordThreads(keyword),

@@ -1,0 +1,233 @@
+// npm run bench:rag — retrieval quality and cost on a realistic archive (2,000 messages by
+// default; --messages N or BENCH_MESSAGES): recall@5/@10 and MRR per question category for
+// keyword-only, vector-only and hybrid retrieval with the in-process ONNX embedder, embedding
+// throughput, retrieval p50/p95 latency and peak RSS. --keyword-only runs without the model;
+// --misses lists what each setup missed; --fresh rebuilds the cached archive.
+
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Mailsift } from '../src/engine.js';
+import { embedPending } from '../src/rag/embed.js';
+import type { Embedder } from '../src/rag/embedder.js';
+import { defaultModelDir, onnxEmbedder } from '../src/rag/onnx-embedder.js';
+import { type RetrievalMode, retrieve } from '../src/rag/retrieve.js';
+import { syncChunks } from '../src/rag/sync.js';
+import { mb, numberArg, percentile } from './measure.js';
+import { QUESTION_NOW, storyRecords, storyThreads, writeRagMaildir } from './rag-corpus.js';
+import {
+  type BenchQuestion,
+  CATEGORIES,
+  loadQuestions,
+  type Outcome,
+  paraphraseLeaks,
+  pct,
+  score,
+} from './rag-score.js';
+
+const messages = numberArg('messages', 'BENCH_MESSAGES', 2000);
+/** Embedding longer than this (estimated from the first batches) is skipped, with the estimate printed. */
+const maxEmbedMinutes = numberArg('max-embed-minutes', 'BENCH_MAX_EMBED_MINUTES', 20);
+const flag = (name: string): boolean => process.argv.includes(`--${name}`);
+const INBOX = 'bench';
+const root = join(process.cwd(), '.bench');
+const maildir = join(root, `rag-maildir-${messages}`);
+const dbPath = join(root, `rag-${messages}.db`);
+const infoPath = `${dbPath}.build.json`;
+const questionsPath = resolve(import.meta.dirname, '../../bench/rag-questions.yaml');
+/** Bump when the archive's generation changes in a way the story text does not show. */
+const CORPUS_VERSION = 1;
+
+interface BuildInfo {
+  fingerprint: string;
+  messages: number;
+  stories: number;
+  ingestMs: number;
+  embed?: { model: string; chunks: number; ms: number };
+}
+
+const fingerprint = createHash('sha256')
+  .update(JSON.stringify({ v: CORPUS_VERSION, messages, stories: storyThreads() }))
+  .digest('hex')
+  .slice(0, 16);
+
+const say = (line: string): void => {
+  process.stdout.write(`${line}\n`);
+};
+
+async function build(): Promise<{ engine: Mailsift; info: BuildInfo }> {
+  const cached = existsSync(infoPath) ? (JSON.parse(readFileSync(infoPath, 'utf8')) as BuildInfo) : null;
+  if (cached && cached.fingerprint === fingerprint && existsSync(dbPath) && !flag('fresh'))
+    return { engine: Mailsift.open(dbPath), info: cached };
+  mkdirSync(root, { recursive: true });
+  for (const suffix of ['', '-wal', '-shm']) rmSync(`${dbPath}${suffix}`, { force: true });
+  rmSync(maildir, { recursive: true, force: true });
+  say(`writing ${messages.toLocaleString('en')} messages into ${maildir} …`);
+  const written = await writeRagMaildir(maildir, messages);
+  const engine = Mailsift.open(dbPath);
+  say('ingesting …');
+  const report = await engine.ingest([maildir], { inbox: INBOX });
+  const info: BuildInfo = {
+    fingerprint,
+    messages: written.messages,
+    stories: written.stories,
+    ingestMs: report.elapsedMs,
+  };
+  writeFileSync(infoPath, JSON.stringify(info));
+  return { engine, info };
+}
+
+/**
+ * Embeds the backlog, first a sample to estimate the whole: an archive whose embedding
+ * would take longer than --max-embed-minutes is left keyword-only, with the estimate.
+ */
+async function embed(engine: Mailsift, embedder: Embedder, info: BuildInfo): Promise<boolean> {
+  // Chunks are synced before this, so the queue is the whole backlog.
+  const pending = count(engine, 'embedding_backlog');
+  if (pending === 0) return true;
+  const started = performance.now();
+  const first = await embedPending(engine, embedder, { max: Math.min(pending, 256) });
+  if (first.error) throw new Error(`embedding failed: ${first.error}`);
+  const rate = first.embedded / ((performance.now() - started) / 1000);
+  const minutes = pending / rate / 60;
+  say(
+    `embedding ${pending.toLocaleString('en')} chunks at ~${rate.toFixed(0)} chunks/s: ~${minutes.toFixed(1)} min`,
+  );
+  if (minutes > maxEmbedMinutes) {
+    say(`  more than --max-embed-minutes ${maxEmbedMinutes}: vector and hybrid setups skipped`);
+    return false;
+  }
+  const rest = await embedPending(engine, embedder);
+  if (rest.error) throw new Error(`embedding failed: ${rest.error}`);
+  const ms = performance.now() - started;
+  info.embed = { model: embedder.id, chunks: first.embedded + rest.embedded, ms };
+  writeFileSync(infoPath, JSON.stringify(info));
+  return true;
+}
+
+const count = (engine: Mailsift, table: string): number =>
+  (engine.archive.db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+
+/** An expected Message-ID as the archive stores it (domains are lowercased), with its thread. */
+function resolver(engine: Mailsift): (messageId: string) => { id: string; thread: string } {
+  const get = engine.archive.db.prepare(
+    'SELECT message_id AS id, thread_id AS thread FROM messages WHERE message_id = ? COLLATE NOCASE LIMIT 1',
+  );
+  return (id) => {
+    const row = get.get(id) as { id: string; thread: string } | undefined;
+    if (!row) throw new Error(`expected message ${id} is not in the archive`);
+    return row;
+  };
+}
+
+async function run(
+  engine: Mailsift,
+  questions: readonly BenchQuestion[],
+  mode: RetrievalMode,
+  embedder: Embedder | undefined,
+): Promise<Outcome[]> {
+  const stored = resolver(engine);
+  const options = { inbox: INBOX, limit: 10, now: QUESTION_NOW, mode, ...(embedder ? { embedder } : {}) };
+  await retrieve(engine, 'warm-up question about the delivery schedule', options);
+  const outcomes: Outcome[] = [];
+  for (const question of questions) {
+    const started = performance.now();
+    const result = await retrieve(engine, question.question, options);
+    const ms = performance.now() - started;
+    if (result.mode !== mode) throw new Error(`${question.id}: asked for ${mode}, got ${result.mode}`);
+    const ranked = question.messageIds
+      ? result.messages.map((m) => m.messageId)
+      : result.threads.map((t) => t.threadId);
+    const wanted = new Set(
+      question.messageIds
+        ? question.messageIds.map((id) => stored(id).id)
+        : (question.threadIds ?? []).map((id) => stored(id).thread),
+    );
+    const at = ranked.findIndex((id) => wanted.has(id));
+    const top = result.messages.slice(0, 3).map((m) => m.messageId);
+    outcomes.push({ question, rank: at < 0 ? null : at + 1, ms, top });
+  }
+  return outcomes;
+}
+
+function report(mode: RetrievalMode, outcomes: readonly Outcome[]): void {
+  const all = score(outcomes);
+  const ms = outcomes.map((o) => o.ms).sort((a, b) => a - b);
+  say(
+    `${mode.padEnd(8)} all          ${pct(all.r5)} ${pct(all.r10)}  ${all.mrr.toFixed(3)}   ` +
+      `(p50 ${percentile(ms, 50).toFixed(0)} ms, p95 ${percentile(ms, 95).toFixed(0)} ms)`,
+  );
+  for (const category of CATEGORIES) {
+    const s = score(outcomes.filter((o) => o.question.category === category));
+    say(`         ${`${category} (${s.n})`.padEnd(16)} ${pct(s.r5)} ${pct(s.r10)}  ${s.mrr.toFixed(3)}`);
+  }
+  if (flag('misses'))
+    for (const o of outcomes.filter((x) => x.rank === null || x.rank > 5))
+      say(`    miss ${o.question.id} (rank ${o.rank ?? '-'}): top ${o.top.join(', ')}`);
+}
+
+async function main(): Promise<void> {
+  const questions = loadQuestions(questionsPath);
+  const leaks = paraphraseLeaks(questions, storyRecords());
+  if (leaks.length > 0) {
+    process.stderr.write(`paraphrase questions share words with their answers:\n  ${leaks.join('\n  ')}\n`);
+    process.exit(1);
+  }
+  const keywordOnly = flag('keyword-only');
+  const modelDir = defaultModelDir();
+  if (!keywordOnly && !existsSync(join(modelDir, 'model.onnx'))) {
+    process.stderr.write(
+      `bench:rag needs the embedding model in ${modelDir}: run scripts/fetch-model.sh first ` +
+        '(or pass --keyword-only)\n',
+    );
+    process.exit(2);
+  }
+  const [load1, load5] = loadavg();
+  say(`mailsift RAG retrieval benchmark — load ${load1?.toFixed(2)} / ${load5?.toFixed(2)} (1/5 min)`);
+  const { engine, info } = await build();
+  const chunking = performance.now();
+  const synced = syncChunks(engine.archive.db);
+  const chunkMs = performance.now() - chunking;
+  const chunks = count(engine, 'rag_chunks');
+  say(
+    `archive: ${info.messages.toLocaleString('en')} messages (${info.stories} in hand-written stories), ` +
+      `ingest ${(info.ingestMs / 1000).toFixed(1)} s; ${chunks.toLocaleString('en')} chunks` +
+      (synced.threads > 0 ? ` (chunked ${synced.threads} threads in ${(chunkMs / 1000).toFixed(1)} s)` : ''),
+  );
+  const embedder = keywordOnly ? undefined : onnxEmbedder({ modelDir });
+  const vectors = embedder ? await embed(engine, embedder, info) : false;
+  if (info.embed)
+    say(
+      `embedding: ${info.embed.chunks.toLocaleString('en')} chunks in ${(info.embed.ms / 1000).toFixed(1)} s = ` +
+        `${(info.embed.chunks / (info.embed.ms / 1000)).toFixed(1)} chunks/s (${info.embed.model}, when built)`,
+    );
+  say(`questions: ${questions.length}, paraphrases checked: no shared content words with their answers`);
+  say('setup    category           recall@5 @10   MRR');
+  const results = new Map<RetrievalMode, Outcome[]>();
+  const setups: RetrievalMode[] = vectors ? ['keyword', 'vector', 'hybrid'] : ['keyword'];
+  for (const mode of setups) {
+    const outcomes = await run(engine, questions, mode, mode === 'keyword' ? undefined : embedder);
+    results.set(mode, outcomes);
+    report(mode, outcomes);
+  }
+  engine.close();
+  say(`peak RSS: ${mb(process.resourceUsage().maxRSS * 1024)}`);
+  targets(results);
+}
+
+function targets(results: ReadonlyMap<RetrievalMode, Outcome[]>): void {
+  const r5 = (mode: RetrievalMode, category?: string): number =>
+    score((results.get(mode) ?? []).filter((o) => category === undefined || o.question.category === category))
+      .r5;
+  const checks: Array<[string, boolean]> = [['keyword-only recall@5 >= 75%', r5('keyword') >= 0.75]];
+  if (results.has('hybrid'))
+    checks.push(
+      ['hybrid recall@5 >= 90%', r5('hybrid') >= 0.9],
+      ['hybrid paraphrase recall@5 >= 80%', r5('hybrid', 'paraphrase') >= 0.8],
+      ['hybrid beats keyword-only and vector-only', r5('hybrid') > Math.max(r5('keyword'), r5('vector'))],
+    );
+  for (const [name, ok] of checks) say(`target ${ok ? 'met    ' : 'MISSED '} ${name}`);
+}
+
+await main();
