@@ -1,6 +1,7 @@
 // node dist/bench/attachments-ingest.js [--messages N] — ingest with attachments: a generated
 // Maildir where every fifth message carries its own ~200 KB PDF, ingested cold by the built
-// CLI next to the same corpus without the PDFs; prints messages/s, CPU per message and peak RSS.
+// CLI next to the same corpus without the PDFs; prints messages/s stored and searchable, then
+// end to end once the attachment text is extracted, CPU per message and peak RSS.
 
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -30,7 +31,9 @@ interface Report {
   variants: number;
   failed: number;
   bytes: number;
+  /** Storing and indexing; attachment extraction follows in `extraction`. */
   elapsedMs: number;
+  extraction?: { attachments: number; elapsedMs: number };
 }
 
 interface Run extends Report {
@@ -198,12 +201,15 @@ async function main(): Promise<void> {
   const cores = availableParallelism();
   const carriersCount = Math.floor(messages / PDF_EVERY);
   const rate = (r: Report): number => r.scanned / (r.elapsedMs / 1000);
+  const extractingMs = (r: Report): number => r.extraction?.elapsedMs ?? 0;
+  const endToEnd = (r: Report): number => r.scanned / ((r.elapsedMs + extractingMs(r)) / 1000);
   const line = (name: string, r: Run, corpus: Corpus): string =>
-    `${name.padEnd(26)}${(r.elapsedMs / 1000).toFixed(1)} s · ${Math.round(rate(r)).toLocaleString('en')} msg/s · ` +
+    `${name.padEnd(26)}stored+indexed ${(r.elapsedMs / 1000).toFixed(1)} s = ${Math.round(rate(r)).toLocaleString('en')} msg/s, ` +
+    `+ extraction ${(extractingMs(r) / 1000).toFixed(1)} s = ${Math.round(endToEnd(r)).toLocaleString('en')} msg/s end to end · ` +
     `CPU ${(r.cpuMs / 1000).toFixed(1)} s = ${(r.cpuMs / r.scanned).toFixed(2)} ms/msg · ` +
     `peak RSS ${mb(r.maxRssBytes)} · Maildir ${mb(directorySize(dirs.get(corpus) as string))} (added ${r.added}, failed ${r.failed})`;
   const perCarrier = (more: Run, less: Run): string =>
-    `+${((more.elapsedMs - less.elapsedMs) / carriersCount).toFixed(1)} ms wall, ` +
+    `+${((more.elapsedMs + extractingMs(more) - less.elapsedMs - extractingMs(less)) / carriersCount).toFixed(1)} ms wall, ` +
     `+${((more.cpuMs - less.cpuMs) / carriersCount).toFixed(1)} ms CPU per carrier`;
   const lines = [
     `mailsift attachment ingest — ${messages.toLocaleString('en')} generated messages, every ${PDF_EVERY}th carrying ` +
@@ -215,7 +221,10 @@ async function main(): Promise<void> {
     `extracting the PDF:        ${perCarrier(pdf, bin)} (${stored.pdfs} PDF extractions stored, ${stored.ok} ok)`,
     `pdf.js alone:              ${perPdf.toFixed(1)} ms CPU per PDF → at most ${Math.round((cores * 1000) / perPdf)} PDFs/s on ` +
       `${cores} cores = ${Math.round((cores * 1000 * PDF_EVERY) / perPdf).toLocaleString('en')} msg/s if nothing else ran`,
-    `target ≥ 500 msg/s with PDFs: ${rate(pdf) >= 500 ? 'met' : 'NOT met'}`,
+    `target ≥ 500 msg/s with PDFs: stored and searchable ${rate(pdf) >= 500 ? 'met' : 'NOT met'} ` +
+      `(${Math.round(rate(pdf))} msg/s; attachment text follows at ` +
+      `${Math.round(((pdf.extraction?.attachments ?? 0) * 1000) / Math.max(1, extractingMs(pdf)))} PDFs/s); ` +
+      `end to end ${endToEnd(pdf) >= 500 ? 'met' : 'NOT met'} (${Math.round(endToEnd(pdf))} msg/s)`,
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
 }

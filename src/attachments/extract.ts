@@ -13,8 +13,8 @@ import { extractDocx, extractPptx, extractXlsx } from './ooxml.js';
 import { failed, skipped } from './outcome.js';
 import { extractPdf } from './pdf.js';
 import { rtfToText } from './rtf.js';
-import { isCompoundFile, type SniffedType, sniffType } from './sniff.js';
-import type { AttachmentFormat, AttachmentInput, ExtractContext, Extraction, FormatResult } from './types.js';
+import { type ExtractableFormat, isExtractable, settle, sniffSafely } from './settle.js';
+import type { AttachmentInput, ExtractContext, Extraction, FormatResult } from './types.js';
 import { SkipExtraction } from './types.js';
 
 type Handler = (content: Buffer, context: ExtractContext) => FormatResult | Promise<FormatResult>;
@@ -22,7 +22,7 @@ type Handler = (content: Buffer, context: ExtractContext) => FormatResult | Prom
 const textOf = (content: Buffer, context: ExtractContext): string =>
   decodeText(content, context.declaredType);
 
-const HANDLERS: Partial<Record<AttachmentFormat, Handler>> = {
+const HANDLERS: Record<ExtractableFormat, Handler> = {
   pdf: extractPdf,
   docx: extractDocx,
   xlsx: extractXlsx,
@@ -45,23 +45,12 @@ const HANDLERS: Partial<Record<AttachmentFormat, Handler>> = {
 };
 
 /** Password-protected OOXML is an OLE compound file holding an "EncryptionInfo" stream (MS-OFFCRYPTO 2.3.4). */
-const isEncryptedOffice = (content: Buffer): boolean =>
-  isCompoundFile(content) && content.includes(Buffer.from('EncryptionInfo', 'utf16le'));
-
 /** Cuts text at max characters without splitting a surrogate pair. */
 function cut(text: string, max: number): string {
   let end = max;
   const code = text.charCodeAt(end - 1);
   if (code >= 0xd800 && code <= 0xdbff) end--;
   return text.slice(0, end);
-}
-
-function sniffSafely(input: AttachmentInput): SniffedType {
-  try {
-    return sniffType(input.content, input.contentType, input.filename);
-  } catch {
-    return { contentType: 'application/octet-stream', format: 'other' };
-  }
 }
 
 /** Extracts one attachment on the calling thread. `depth` counts the containers around it. */
@@ -71,11 +60,9 @@ export async function extractInline(
   depth = 0,
 ): Promise<Extraction> {
   const type = sniffSafely(input);
-  const size = input.content.length;
-  if (size > limits.maxBytes) return skipped(type, `too large (${size} bytes, limit ${limits.maxBytes})`);
-  if (type.format === 'image') return skipped(type, 'image (no OCR)');
+  const settled = settle(input, type, limits);
+  if (settled || !isExtractable(type.format)) return settled ?? skipped(type, 'unsupported format');
   const handler = HANDLERS[type.format];
-  if (!handler) return skipped(type, isEncryptedOffice(input.content) ? 'encrypted' : 'unsupported format');
   const context: ExtractContext = {
     limits,
     depth,

@@ -7,7 +7,6 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { MailsiftError } from '../core/errors.js';
-import { extractInline } from './extract.js';
 import { type ExtractionLimits, resolveLimits } from './limits.js';
 import { failed } from './outcome.js';
 import { sniffType } from './sniff.js';
@@ -64,6 +63,8 @@ function inlineExtractor(base: ExtractionLimits): Extractor {
         timer = setTimeout(() => resolve(timedOut(input, limits.timeoutMs)), limits.timeoutMs);
       });
       try {
+        // Loaded on first use: pdf.js and mammoth stay out of processes that only use workers.
+        const { extractInline } = await import('./extract.js');
         return await Promise.race([extractInline(input, limits), timeout]);
       } finally {
         clearTimeout(timer);

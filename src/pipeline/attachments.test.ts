@@ -136,4 +136,19 @@ describe('attachments through ingest', () => {
     expect(rerun).toMatchObject({ deleted: 1, extraction: { attachments: 0, remaining: 0 } });
     expect(engine.archive.db.prepare('SELECT count(*) FROM attachment_texts').pluck().get()).toBe(0);
   });
+
+  it('settles attachments no extractor reads while parsing, so they never wait in the backlog', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mailsift-attach-'));
+    const firmware = Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919) % 251));
+    writeFileSync(
+      join(dir, 'fw.eml'),
+      messageWithAttachment(4, 'router-fw-2.1.bin', 'application/octet-stream', firmware),
+    );
+    const engine = Mailsift.open(':memory:');
+    opened.push(engine);
+    await engine.ingest([dir], { workers: 0, extractAttachments: false });
+    expect(pendingExtractions(engine.archive.db)).toBe(0);
+    const extraction = engine.getMessage('statement-4@erp.nordwind-logistik.de').attachments[0]?.extraction;
+    expect(extraction).toMatchObject({ status: 'skipped', reason: 'unsupported format', format: 'other' });
+  });
 });

@@ -38,6 +38,7 @@ export interface ExtractPendingReport extends ExtractionCounts {
   readonly attachments: number;
   /** Distinct attachments still pending afterwards. */
   readonly remaining: number;
+  readonly elapsedMs: number;
 }
 
 /** Extractions running at once: enough to keep the extractor's workers busy while the main thread parses. */
@@ -48,9 +49,16 @@ export async function extractPending(
   options: ExtractPendingOptions = {},
 ): Promise<ExtractPendingReport> {
   const db = archive.db;
+  const started = Date.now();
   const total = Math.min(pendingExtractions(db), options.limit ?? Number.POSITIVE_INFINITY);
   const counts: ExtractionCounts = { ok: 0, skipped: 0, failed: 0, messagesReindexed: 0 };
-  if (total === 0) return { attachments: 0, ...counts, remaining: pendingExtractions(db) };
+  const report = (attachments: number): ExtractPendingReport => ({
+    attachments,
+    ...counts,
+    remaining: pendingExtractions(db),
+    elapsedMs: Date.now() - started,
+  });
+  if (total === 0) return report(0);
   const extractor = options.extractor ?? createExtractor({ workers: options.workers ?? 1 });
   let done = 0;
   try {
@@ -69,7 +77,7 @@ export async function extractPending(
   } finally {
     if (!options.extractor) await extractor.close();
   }
-  return { attachments: done, ...counts, remaining: pendingExtractions(db) };
+  return report(done);
 }
 
 export interface StoredOutcome {

@@ -61,6 +61,7 @@ export interface IngestProgress extends IngestCounts {
 export interface IngestReport extends IngestCounts {
   readonly inbox: string;
   readonly sources: readonly string[];
+  /** Storing and indexing the messages, without the attachment extraction that follows. */
   readonly elapsedMs: number;
   /** Attachment text extracted after storing (absent when extraction was not asked for). */
   readonly extraction?: ExtractPendingReport;
@@ -123,6 +124,7 @@ export async function ingest(
     store.db.pragma(`mmap_size = ${mmapSize}`);
     await context.pool.close();
   }
+  const elapsedMs = Date.now() - started;
   const extraction =
     options.extractAttachments === false
       ? undefined
@@ -134,7 +136,7 @@ export async function ingest(
     ...totals,
     inbox: inbox.name,
     sources: sources.map((s) => s.path),
-    elapsedMs: Date.now() - started,
+    elapsedMs,
     ...(extraction ? { extraction } : {}),
   };
 }

@@ -3,7 +3,8 @@
 
 import { createHash } from 'node:crypto';
 import { deflateRawSync } from 'node:zlib';
-import { sniffType } from '../attachments/index.js';
+import { resolveLimits } from '../attachments/limits.js';
+import { settledWithoutExtracting } from '../attachments/settle.js';
 import { cleanMessage } from '../clean/index.js';
 import type { ParsedAttachment, ParsedMessage } from '../core/types.js';
 import { precomputeKeywordDocument } from '../index/index.js';
@@ -78,9 +79,13 @@ export function contentHash(parsed: ParsedMessage): string {
   return hash.digest('hex');
 }
 
+/** The limits ingest's extractor applies (the defaults): what they skip is settled here. */
+const EXTRACTION_LIMITS = resolveLimits({});
+
 /**
- * What extraction needs for one attachment. Images and attachments the parser did not
- * keep (over LIMITS.maxAttachmentBytes) are settled here, so their bytes never travel on.
+ * What extraction needs for one attachment. Attachments the parser did not keep (over
+ * LIMITS.maxAttachmentBytes), images and formats without an extractor are settled here,
+ * so their bytes never travel on.
  */
 function extractionRequest(attachment: ParsedAttachment): ExtractionRequest {
   const { sha256: hash, filename, contentType, content } = attachment;
@@ -103,8 +108,8 @@ function extractionRequest(attachment: ParsedAttachment): ExtractionRequest {
   if (content.length === 0 && attachment.size > 0) {
     return skipped(`too large (${attachment.size} bytes, not kept by the parser)`, 'other', contentType);
   }
-  const sniffed = sniffType(content, contentType, filename);
-  if (sniffed.format === 'image') return skipped('image (no OCR)', 'image', sniffed.contentType);
+  const settled = settledWithoutExtracting({ filename, contentType, content }, EXTRACTION_LIMITS);
+  if (settled) return skipped(settled.reason ?? 'skipped', settled.format, settled.detectedType);
   return { sha256: hash, filename, contentType, content, known: null };
 }
 
