@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKey } from '../../auth/index.js';
 import { embedderProbe, embedPending, openAiChat, openAiEmbedder } from '../../rag/index.js';
@@ -216,5 +219,43 @@ describe('question endpoints: tenancy and bad input', () => {
     const huge = await post(plain, '/v1/inboxes/acme/ask', { question: 'why? '.repeat(300_000) });
     expect(huge.status).toBe(413);
     expect(huge.body.error.code).toBe('payload_too_large');
+  });
+});
+
+describe('the embedding backlog in /v1/health and /metrics', () => {
+  it('counts a thread changed by ingest as awaiting chunks while no chunk is queued yet', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mailsift-late-'));
+    writeFileSync(
+      join(dir, 'customs.eml'),
+      [
+        'From: Dana Whitfield <dana.whitfield@northwind.example>',
+        'To: Marco Bianchi <marco.bianchi@acme.example>',
+        'Subject: Re: Q3 freight report',
+        'Date: Wed, 02 Oct 2024 09:05:00 +0000',
+        'Message-ID: <customs-5531@northwind.example>',
+        `In-Reply-To: <reply-88@acme.example>`,
+        `References: <${REPORT_ID}> <reply-88@acme.example>`,
+        'Content-Type: text/plain; charset=utf-8',
+        '',
+        'Yes, customs held NW-5531 in Rotterdam for two days over a missing certificate of origin.',
+        '',
+      ].join('\r\n'),
+    );
+    await archive.engine.ingest([dir], { inbox: 'acme', workers: 0 });
+    const response = await fetch(`${models.url}/v1/health`, {
+      headers: { authorization: `Bearer ${allKey}` },
+    });
+    const health = (await response.json()) as any;
+    const acme = health.inboxes.find((i: any) => i.inbox === 'acme');
+    expect(acme).toMatchObject({ embeddingBacklog: 0, threadsAwaitingChunks: 1 });
+    expect(acme.checks.find((c: any) => c.name === 'embedding_backlog')).toMatchObject({
+      message: '0 chunk(s) waiting for openai:loopback-64, 1 changed thread(s) not yet chunked',
+      value: 1,
+    });
+    const metrics = await (
+      await fetch(`${models.url}/metrics`, { headers: { authorization: `Bearer ${allKey}` } })
+    ).text();
+    expect(metrics).toContain('mailsift_threads_awaiting_chunks{inbox="acme"} 1');
+    expect(metrics).toContain('mailsift_embedding_backlog{inbox="acme"} 0');
   });
 });
