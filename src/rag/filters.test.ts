@@ -41,6 +41,12 @@ describe('filters read from a question', () => {
   it('leaves modal "may", identifiers and plain questions alone', () => {
     expect(filters('may I see the budget options?')).toMatchObject({ after: null, before: null, people: [] });
     expect(filters('status of INV-2019-131')).toMatchObject({ after: null, before: null });
+    // A year after a noun names a budget or a price list, not when the mail was sent.
+    expect(filters('what did we approve for the training budget 2025?')).toMatchObject({ after: null });
+    expect(filters('quanto abbiamo speso per la formazione 2025?')).toMatchObject({ after: null });
+    // A month the mail is about: October's trips are invoiced in November.
+    expect(filters('quanti viaggi ha fatturato Bassi per ottobre?')).toMatchObject({ after: null });
+    expect(filters('the October payroll report')).toMatchObject({ after: null, before: null });
   });
 
   it('reads attachments and PDFs in several languages', () => {

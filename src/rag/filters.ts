@@ -172,12 +172,20 @@ export function extractFilters(
     const prev = ws[i - 1]?.word;
     const next = ws[i + 1]?.word;
     const month = monthOf(w);
-    const y = ws[i]?.joined ? null : year(w);
-    // Three-letter names ("may", "mai", "dec") are months only next to a preposition or a year.
+    // A bare year after a noun labels a thing ("budget 2025", "price list 2024"); a period
+    // is introduced by a preposition ("in 2019", "since 2020", "before 2021").
+    const y =
+      ws[i]?.joined || prev === undefined || !(IN.has(prev) || SINCE.has(prev) || BEFORE.has(prev))
+        ? null
+        : year(w);
+    // A month is a period only next to a preposition, "last" or a year: "in October", "since
+    // March", "October 2024". Otherwise it is what the mail is about ("the invoice for
+    // October", sent in November), and "may" is a verb.
     const cue =
       (prev !== undefined && (LAST.has(prev) || SINCE.has(prev) || BEFORE.has(prev) || IN.has(prev))) ||
+      (next !== undefined && LAST.has(next)) ||
       year(next) !== null;
-    if (month !== null && (w.length > 3 || /[а-я]/.test(w) || cue)) {
+    if (month !== null && cue) {
       const explicitYear = year(next);
       const last = (prev !== undefined && LAST.has(prev)) || (next !== undefined && LAST.has(next));
       const start = explicitYear !== null ? utc(explicitYear, month) : recentMonth(month, now, last);
@@ -247,9 +255,9 @@ export function extractFilters(
 }
 
 /**
- * Senders whose name part, address local part or first domain label equals a question
- * word of 3+ letters. Words shared by many senders (a common first name, a webmail domain)
- * narrow nothing and are ignored.
+ * Senders whose name part, first domain label or (for senders without a name) address
+ * local part equals a question word of 3+ letters. Words shared by many senders (a common
+ * first name, a webmail domain) narrow nothing and are ignored.
  */
 function matchPeople(db: Db, questionWords: readonly string[], inboxIds: readonly number[]): string[] {
   const wanted = new Set(
@@ -264,10 +272,12 @@ function matchPeople(db: Db, questionWords: readonly string[], inboxIds: readonl
   const byWord = new Map<string, Set<string>>();
   for (const { name, address } of senders) {
     const [local = '', domain = ''] = address.split('@');
+    // The local part stands for the person only without a display name: a named sender's
+    // local part is often a role or service word ("shipment-tracking", "billing", "news").
     const keys = new Set(
       [
         ...name.split(/[\s,."'()]+/),
-        ...local.split(/[._+-]+/),
+        ...(name.trim() === '' ? local.split(/[._+-]+/) : []),
         (domain.split('.')[0] ?? '').split('-')[0] ?? '',
       ].map(foldTerm),
     );

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadQuestionFile, runEval } from '../eval/index.js';
 import { openSampleArchive, SAMPLE, type SampleArchive } from '../eval/sample-archive.js';
 import { ragRetriever } from './eval-retriever.js';
+import { extractFilters } from './filters.js';
 import { retrieve } from './retrieve.js';
 
 describe('question-mode retrieval on the bundled sample', () => {
@@ -48,6 +49,19 @@ describe('question-mode retrieval on the bundled sample', () => {
     });
     expect(spoof.messages.map((m) => m.messageId)).not.toContain('2024090205050000.spoof@microsoft.com');
     expect(spoof.messages.map((m) => m.messageId)).not.toContain('Tb4CzpnelXoyK7pmrak9.120@microsoft.com');
+  });
+
+  it('reads a named sender by name and domain, not by a service local part', () => {
+    const db = sample.engine.archive.db;
+    const inbox = (db.prepare("SELECT id FROM inboxes WHERE name = 'demo'").get() as { id: number }).id;
+    // "Amazon.com" <shipment-tracking@amazon.com>: "shipment" is a topic, not a sender.
+    expect(extractFilters(db, 'which shipment was held at customs?', [inbox]).people).toEqual([]);
+    expect(extractFilters(db, 'what did Amazon send about my order?', [inbox]).people).toEqual([
+      'shipment-tracking@amazon.com',
+    ]);
+    expect(extractFilters(db, 'what did Klaus say about the racks?', [inbox]).people).toEqual([
+      'k.weber@nordwind-logistik.de',
+    ]);
   });
 
   it('refuses an empty or oversized question with a typed error, and answers any language', async () => {
