@@ -1,9 +1,8 @@
 // HTML → lines of text. The DOM is pruned of invisible content and the containers that
 // mail clients wrap quotes and signatures in are marked with sentinel characters before
 // html-to-text flattens it, so quote structure survives flattening as per-line hints.
-import render from 'dom-serializer';
-import { type AnyNode, type Element, isTag, isText, Text } from 'domhandler';
-import { compile } from 'html-to-text';
+import { type AnyNode, type Document, type Element, isTag, isText, Text } from 'domhandler';
+import { compile, type DomNode, type FormatCallback } from 'html-to-text';
 import { parseDocument } from 'htmlparser2';
 import { LIMITS } from '../core/limits.js';
 import { stripTags } from './strip.js';
@@ -53,11 +52,38 @@ const HIDDEN_STYLE =
 
 const INVISIBLE_CHARS = /[\u200b-\u200d\u2060\ufeff\u00ad]|\u034f/g;
 
+/**
+ * html-to-text only takes markup, which it parses again. It is handed this stub instead,
+ * whose formatter walks the DOM already parsed and pruned here (passed as metadata): one
+ * parse per message instead of parse, serialize and parse again.
+ */
+const DOM_STUB = '<mailsift-dom></mailsift-dom>';
+
+// The metadata argument and builder.metadata are html-to-text API its typings leave out.
+const walkParsedDom: FormatCallback = (_elem, walk, builder) => {
+  const { metadata } = builder as unknown as { metadata: Document };
+  walk(bodies(metadata) as unknown as DomNode[], builder);
+};
+
+/** What html-to-text converts of a document: its `body` elements, else all of it. */
+function bodies(document: Document): AnyNode[] {
+  const found: AnyNode[] = [];
+  const stack: AnyNode[] = [...document.children].reverse();
+  while (stack.length > 0) {
+    const node = stack.pop() as AnyNode;
+    if (!isTag(node)) continue;
+    if (node.name === 'body') found.push(node);
+    else for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i] as AnyNode);
+  }
+  return found.length > 0 ? found : document.children;
+}
+
 const convert = compile({
   wordwrap: false,
   preserveNewlines: false,
-  limits: { maxInputLength: LIMITS.maxHtmlChars * 4 },
+  formatters: { parsedDom: walkParsedDom },
   selectors: [
+    { selector: 'mailsift-dom', format: 'parsedDom' },
     { selector: 'a', options: { ignoreHref: true } },
     { selector: 'img', format: 'skip' },
     { selector: 'hr', format: 'skip' },
@@ -74,7 +100,7 @@ const convert = compile({
       options: { leadingLineBreaks: 2, trailingLineBreaks: 2 },
     })),
   ],
-});
+}) as (html: string, metadata: Document) => string;
 
 type Mark = { readonly kind: 'q' | 's'; readonly rest: boolean };
 
@@ -239,7 +265,7 @@ export function flattenHtml(
   if (source.length > MAX_DOM_HTML_CHARS) return toLines(stripTags(source));
   const document = parseDocument(source, { decodeEntities: true });
   prepare(document, withMarks);
-  return toLines(convert(render(document, { encodeEntities: 'utf8' })));
+  return toLines(convert(DOM_STUB, document));
 }
 
 /** Readable text of an HTML document: visible content only, paragraphs and lists kept. */

@@ -56,7 +56,34 @@ function cleanHtml(html: string, maxHtmlChars: number): CleanedBody {
   return cleanLines('html', [...lines], hints);
 }
 
-const wordCount = (text: string): number => text.split(/\s+/).filter(Boolean).length;
+/** Whitespace-separated runs in `text`, counted without splitting it. */
+function wordCount(text: string): number {
+  let count = 0;
+  let inWord = false;
+  for (let i = 0; i < text.length; i++) {
+    const space = isSpace(text.charCodeAt(i));
+    if (!space && !inWord) count++;
+    inWord = !space;
+  }
+  return count;
+}
+
+/** Exactly the characters of the regex class `\s`. */
+function isSpace(c: number): boolean {
+  if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
+  if (c < 0xa0) return false;
+  return (
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
+}
 
 /**
  * Picks between the cleaned text and HTML parts when a message has both. The HTML wins
