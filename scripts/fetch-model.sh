@@ -11,9 +11,16 @@ PY_DEPS=(numpy==2.3.5 onnx==1.23.2 safetensors==0.8.0)
 
 here="$(cd "$(dirname "$0")" && pwd)"
 dir="${1:-${MAILSIFT_MODEL_CACHE:-$HOME/.cache/mailsift/models}/all-MiniLM-L6-v2}"
-if [ -f "$dir/mailsift-model.json" ] && [ -f "$dir/model.onnx" ]; then
+# The folder counts as ready when it was written by this version of export-onnx.py.
+version="$(sed -n 's/^EXPORT_VERSION = //p' "$here/export-onnx.py")"
+if [ -f "$dir/model.onnx" ] && grep -q "\"exportVersion\": $version," "$dir/mailsift-model.json" 2>/dev/null; then
   echo "fetch-model: $dir is ready"
   exit 0
+fi
+
+if [ -e "$dir" ] && [ -n "$(ls -A "$dir" 2>/dev/null)" ] && [ ! -f "$dir/mailsift-model.json" ]; then
+  echo "fetch-model: $dir exists and is not a model folder; refusing to replace it" >&2
+  exit 1
 fi
 
 # Build beside the target, so the final rename stays on one filesystem and a killed run

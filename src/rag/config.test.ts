@@ -82,6 +82,19 @@ describe('provider config', () => {
       loadProviderConfig({ cwd: dir, env: { MAILSIFT_EMBEDDER_KIND: 'onnx', MAILSIFT_EMBEDDER_PATH: 'm' } })
         .embedder,
     ).toEqual({ kind: 'onnx', path: join(dir, 'm') });
+    expect(
+      loadProviderConfig({
+        cwd: dir,
+        env: { MAILSIFT_EMBEDDER_KIND: 'onnx', MAILSIFT_EMBEDDER_PATH: '~/models/m', HOME: '/home/ada' },
+      }).embedder,
+    ).toEqual({ kind: 'onnx', path: '/home/ada/models/m' });
+    // Without a kind anywhere, a url means openai, as before the onnx kind existed.
+    expect(
+      loadProviderConfig({
+        cwd: tmpdir(),
+        env: { MAILSIFT_EMBEDDER_URL: 'http://127.0.0.1:9/v1', MAILSIFT_EMBEDDER_MODEL: 'm' },
+      }).embedder,
+    ).toEqual({ kind: 'openai', url: 'http://127.0.0.1:9/v1', model: 'm' });
     // A section with a path and no url needs no kind.
     writeFileSync(join(onnxDir, 'old.json'), JSON.stringify({ embedder: { path: '/srv/models/minilm' } }));
     expect(loadProviderConfig({ cwd: onnxDir, configPath: 'old.json', env: {} }).embedder).toEqual({

@@ -2,6 +2,7 @@
 // (or MAILSIFT_CONFIG), overridden by MAILSIFT_EMBEDDER_* / MAILSIFT_LLM_* variables, and
 // the provider objects built from them. The engine itself only ever receives objects.
 
+import { homedir } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import { type ConfigFile, type ConfigSources, readConfigFile } from '../core/config-file.js';
@@ -93,13 +94,14 @@ function section<T>(
   file: ConfigFile,
   env: NodeJS.ProcessEnv,
 ): T | undefined {
-  const raw = file.data[key];
-  const fileValue = (key === 'embedder' ? withKind(raw) : raw) as Record<string, unknown> | undefined;
+  const fileValue = file.data[key] as Record<string, unknown> | undefined;
   const envValue = fromEnv(env, key.toUpperCase(), key === 'embedder' ? EMBEDDER_ENV_FIELDS : ENV_FIELDS);
   if (fileValue === undefined && Object.keys(envValue).length === 0) return undefined;
   // MAILSIFT_EMBEDDER_KIND naming the other kind replaces the file's section instead of mixing fields.
-  const base = envValue.kind !== undefined && envValue.kind !== fileValue?.kind ? {} : (fileValue ?? {});
-  const parsed = schema.safeParse({ ...base, ...envValue });
+  const fileKind = (withKind(fileValue) as { kind?: unknown } | undefined)?.kind;
+  const base = envValue.kind !== undefined && envValue.kind !== fileKind ? {} : (fileValue ?? {});
+  const merged = { ...base, ...envValue };
+  const parsed = schema.safeParse(key === 'embedder' ? withKind(merged) : merged);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     // An unknown key is reported on its parent: name the key itself.
@@ -124,7 +126,8 @@ export function loadProviderConfig(sources: ConfigSources = {}): ProviderConfig 
     // A path from the file is relative to the file; one from the environment to the working directory.
     const fromFile = env.MAILSIFT_EMBEDDER_PATH === undefined || env.MAILSIFT_EMBEDDER_PATH === '';
     const base = fromFile ? dirname(file.path) : (sources.cwd ?? process.cwd());
-    embedder = { ...embedder, path: embedder.path ? resolve(base, embedder.path) : defaultModelDir(env) };
+    const path = embedder.path?.replace(/^~(?=\/|$)/, env.HOME || homedir());
+    embedder = { ...embedder, path: path ? resolve(base, path) : defaultModelDir(env) };
   }
   const llm = section(llmSchema, 'llm', file, env);
   return { ...(embedder ? { embedder } : {}), ...(llm ? { llm } : {}) };

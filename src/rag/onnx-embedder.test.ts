@@ -113,6 +113,9 @@ describe('onnx embedder (all-MiniLM-L6-v2)', () => {
     expect(cosine(cut as Float32Array, six as Float32Array)).toBeCloseTo(1, 5);
     const [long] = await embedder.embed(['word '.repeat(5000)]);
     expect(long?.length).toBe(384);
+    expect(() => onnxEmbedder({ modelDir: MODEL_DIR, maxTokens: 1000 })).toThrow(
+      expect.objectContaining({ code: 'invalid_argument', param: 'embedder.maxTokens' }),
+    );
   });
 
   it('is English-first: a sentence and its Italian or Russian translation do not meet', async () => {

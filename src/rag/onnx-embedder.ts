@@ -35,7 +35,10 @@ const manifestSchema = z.object({
   dims: z.number().int().positive(),
   pooling: z.literal('mean'),
   normalize: z.boolean(),
+  /** Default truncation: the length the model was trained for. */
   maxTokens: z.number().int().min(2).optional(),
+  /** The position table's size: no input may be longer. */
+  maxPositions: z.number().int().min(2).optional(),
 });
 type Manifest = z.output<typeof manifestSchema>;
 
@@ -140,6 +143,12 @@ export function onnxEmbedder(options: OnnxEmbedderOptions): Embedder {
     readJson(dir, 'tokenizer_config.json') as object,
   );
   const maxTokens = Math.max(2, options.maxTokens ?? manifest.maxTokens ?? 256);
+  if (manifest.maxPositions !== undefined && maxTokens > manifest.maxPositions)
+    throw new MailsiftError(
+      'invalid_argument',
+      `onnx embedder: maxTokens ${maxTokens} is more than ${manifest.name} can read (${manifest.maxPositions} positions)`,
+      { param: 'embedder.maxTokens' },
+    );
   const batchSize = Math.max(1, options.batchSize ?? 32);
   const padId = tokenizer.token_to_id('[PAD]') ?? 0;
 
