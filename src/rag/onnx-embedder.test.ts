@@ -50,6 +50,19 @@ describe('onnx embedder (all-MiniLM-L6-v2)', () => {
     expect(await embedder.embed([])).toEqual([]);
   });
 
+  it('reproduces the similarities sentence-transformers publishes for this model', async () => {
+    // The quick-start example of the sentence-transformers usage docs (sbert.net), run with
+    // all-MiniLM-L6-v2 in PyTorch: 0.6660, 0.1046, 0.1411. Tokenizer, export and pooling together.
+    const [lovely, sunny, stadium] = (await embedder.embed([
+      'The weather is lovely today.',
+      "It's so sunny outside!",
+      'He drove to the stadium.',
+    ])) as [Float32Array, Float32Array, Float32Array];
+    expect(cosine(lovely, sunny)).toBeCloseTo(0.666, 3);
+    expect(cosine(lovely, stadium)).toBeCloseTo(0.1046, 3);
+    expect(cosine(sunny, stadium)).toBeCloseTo(0.1411, 3);
+  });
+
   it('scores paraphrases above unrelated pairs', async () => {
     const pairs: Array<[string, string]> = [
       ['the invoice is overdue, please pay', 'your bill has not been settled yet'],
@@ -94,6 +107,13 @@ describe('onnx embedder (all-MiniLM-L6-v2)', () => {
       );
       expect(diff).toBeLessThan(1e-4);
     }
+  });
+
+  it('queues concurrent calls on the one session and keeps each call in order', async () => {
+    const texts = ['first mail about the lease', 'second about the pallets', 'third about customs'];
+    const [a, b] = await Promise.all([embedder.embed(texts), embedder.embed([...texts].reverse())]);
+    for (let i = 0; i < texts.length; i++)
+      expect(cosine(a?.[i] as Float32Array, b?.[texts.length - 1 - i] as Float32Array)).toBeCloseTo(1, 5);
   });
 
   it('counts tokens with the model tokenizer and truncates long texts to maxTokens', async () => {
@@ -154,6 +174,16 @@ describe('onnx embedder (all-MiniLM-L6-v2)', () => {
       name: 'ProviderError',
       param: 'embedder',
       message: expect.stringContaining('could not load'),
+    });
+    // A manifest that disagrees with the model's output is caught on the first batch.
+    copyFileSync(join(MODEL_DIR, 'model.onnx'), join(partial, 'model.onnx'));
+    writeFileSync(
+      join(partial, 'mailsift-model.json'),
+      '{"name": "x", "dims": 768, "pooling": "mean", "normalize": true}',
+    );
+    await expect(onnxEmbedder({ modelDir: partial }).embed(['hello'])).rejects.toMatchObject({
+      name: 'ProviderError',
+      message: expect.stringMatching(/shape \[1, 3, 384\], expected \[batch, sequence, 768\]/),
     });
     writeFileSync(join(partial, 'mailsift-model.json'), '{"name": "x", "dims": 384, "pooling": "cls"}');
     expect(() => onnxEmbedder({ modelDir: partial })).toThrow(
