@@ -70,9 +70,14 @@ describe('stable paging', () => {
   // Arrivals change bm25's corpus statistics for every row, unevenly across fields, so a
   // live re-ranking moves messages across page boundaries; later pages follow page 1's
   // frozen order instead.
-  it.each(['cached', 'cold'] as const)(
-    'messages: no repeats or skips while another connection inserts and deletes between every page (%s)',
-    async (mode) => {
+  // At one message a page, page 1 freezes eleven rows and later pages extend the order.
+  it.each([
+    ['cached', 2],
+    ['cold', 2],
+    ['cold', 1],
+  ] as const)(
+    'messages: no repeats or skips while another connection inserts and deletes between every page (%s, limit %i)',
+    async (mode, limit) => {
       const { a, other, later } = await busyArchive();
       const existing = searchMessages(a.db, { q: 'maria', limit: 100 }).messages.map((m) => m.messageId);
       expect(existing.length).toBeGreaterThan(6);
@@ -82,7 +87,7 @@ describe('stable paging', () => {
       let pages = 0;
       do {
         if (mode === 'cold') clearRankCache(a.db);
-        const page = searchMessages(a.db, { q: 'maria', limit: 2, ...(token ? { pageToken: token } : {}) });
+        const page = searchMessages(a.db, { q: 'maria', limit, ...(token ? { pageToken: token } : {}) });
         expect(page.degraded).toBeUndefined();
         seen.push(...page.messages.map((m) => m.messageId));
         token = page.nextPageToken;
@@ -110,39 +115,42 @@ describe('stable paging', () => {
     },
   );
 
-  it('threads: no repeats or skips while another connection inserts and deletes between every page', async () => {
-    const { a, other, later } = await busyArchive();
-    const matching = searchMessages(a.db, { q: 'maria', limit: 100 }).messages;
-    const existing = searchThreads(a.db, { q: 'maria', limit: 100 }).threads.map((t) => t.threadId);
-    expect(existing.length).toBeGreaterThan(4);
-    const seen: string[] = [];
-    const gone = new Set<string>();
-    const kept = new Set<string>();
-    let token: string | null = null;
-    let step = 0;
-    do {
-      clearRankCache(a.db);
-      const page = searchThreads(a.db, { q: 'maria', limit: 2, ...(token ? { pageToken: token } : {}) });
-      expect(page.degraded).toBeUndefined();
-      seen.push(...page.threads.map((t) => t.threadId));
-      token = page.nextPageToken;
-      const batch = later.splice(0, 2);
-      if (batch.length > 0) await other.add(batch);
-      // An unserved thread loses its best match (it keeps its place if another message
-      // still matches) or, when that was its only match, disappears.
-      const target = existing.filter((id) => !seen.includes(id) && !gone.has(id) && !kept.has(id)).pop();
-      const members = matching.filter((m) => m.threadId === target);
-      if (target !== undefined && members[0]) {
-        other.deleteMessage(members[0].messageId);
-        (members.length > 1 ? kept : gone).add(target);
-      }
-      step++;
-    } while (token !== null);
-    expect(step).toBeGreaterThan(2);
-    expect(gone.size + kept.size).toBeGreaterThan(2);
-    expect(new Set(seen).size).toBe(seen.length);
-    expect([...seen].sort()).toEqual(existing.filter((id) => !gone.has(id)).sort());
-  });
+  it.each([2, 1])(
+    'threads: no repeats or skips while another connection inserts and deletes between every page (limit %i)',
+    async (limit) => {
+      const { a, other, later } = await busyArchive();
+      const matching = searchMessages(a.db, { q: 'maria', limit: 100 }).messages;
+      const existing = searchThreads(a.db, { q: 'maria', limit: 100 }).threads.map((t) => t.threadId);
+      expect(existing.length).toBeGreaterThan(4);
+      const seen: string[] = [];
+      const gone = new Set<string>();
+      const kept = new Set<string>();
+      let token: string | null = null;
+      let step = 0;
+      do {
+        clearRankCache(a.db);
+        const page = searchThreads(a.db, { q: 'maria', limit, ...(token ? { pageToken: token } : {}) });
+        expect(page.degraded).toBeUndefined();
+        seen.push(...page.threads.map((t) => t.threadId));
+        token = page.nextPageToken;
+        const batch = later.splice(0, 2);
+        if (batch.length > 0) await other.add(batch);
+        // An unserved thread loses its best match (it keeps its place if another message
+        // still matches) or, when that was its only match, disappears.
+        const target = existing.filter((id) => !seen.includes(id) && !gone.has(id) && !kept.has(id)).pop();
+        const members = matching.filter((m) => m.threadId === target);
+        if (target !== undefined && members[0]) {
+          other.deleteMessage(members[0].messageId);
+          (members.length > 1 ? kept : gone).add(target);
+        }
+        step++;
+      } while (token !== null);
+      expect(step).toBeGreaterThan(2);
+      expect(gone.size + kept.size).toBeGreaterThan(2);
+      expect(new Set(seen).size).toBe(seen.length);
+      expect([...seen].sort()).toEqual(existing.filter((id) => !gone.has(id)).sort());
+    },
+  );
 
   it('rejects a token whose frozen order expired or was pruned, and pages live when it cannot write', async () => {
     const a = await openTestArchive();
@@ -210,6 +218,69 @@ describe('stable paging', () => {
     } while (token !== null);
     expect(listed).toEqual(listMessages(a.db, { limit: 100 }).messages.map((m) => m.messageId));
   });
+});
+
+describe('extending a frozen order', () => {
+  // At one result a page, page 1 freezes eleven rows; 'maria' matches more, so later
+  // pages reach the end of the frozen order and extend it from the live ranking.
+  it.each(['messages', 'threads'] as const)(
+    'goes past the rows page 1 froze without repeats or skips while mail arrives and goes (%s)',
+    async (mode) => {
+      const fixtures = allFixtures();
+      const later = fixtures.slice(-4);
+      const a = await openTestArchive(fixtures.slice(0, -4));
+      archive = a;
+      const other = openWriter(a);
+      writer = other;
+      const search = (params: Record<string, unknown>) =>
+        mode === 'messages'
+          ? searchMessages(a.db, { q: 'maria', ...params }).messages.map((m) => [m.messageId, m.threadId])
+          : searchThreads(a.db, { q: 'maria', ...params }).threads.map((t) => [t.lastMessageId, t.threadId]);
+      const idOf = (entry: string[]) => (mode === 'messages' ? entry[0] : entry[1]) as string;
+      const existing = search({ limit: 100 });
+      expect(existing.length).toBeGreaterThan(13);
+      const seen: string[] = [];
+      const gone = new Set<string>();
+      let token: string | null = null;
+      let pages = 0;
+      do {
+        clearRankCache(a.db);
+        const page: { messages?: unknown[]; nextPageToken: string | null; degraded?: string[] } =
+          mode === 'messages'
+            ? searchMessages(a.db, { q: 'maria', limit: 1, ...(token ? { pageToken: token } : {}) })
+            : searchThreads(a.db, { q: 'maria', limit: 1, ...(token ? { pageToken: token } : {}) });
+        expect(page.degraded).toBeUndefined();
+        seen.push(
+          ...('messages' in page
+            ? (page.messages as Array<{ messageId: string }>).map((m) => m.messageId)
+            : (page as unknown as { threads: Array<{ threadId: string }> }).threads.map((t) => t.threadId)),
+        );
+        token = page.nextPageToken;
+        pages++;
+        const batch = later.splice(0, 1);
+        if (batch.length > 0) await other.add(batch);
+        // Every third page, the last unserved single-message match goes.
+        if (pages % 3 === 0 && mode === 'messages') {
+          const target = existing
+            .map(idOf)
+            .filter((id) => !seen.includes(id) && !gone.has(id))
+            .pop();
+          if (target !== undefined) {
+            other.deleteMessage(target);
+            gone.add(target);
+          }
+        }
+      } while (token !== null);
+      expect(pages).toBeGreaterThan(12);
+      expect(new Set(seen).size).toBe(seen.length);
+      expect([...seen].sort()).toEqual(
+        existing
+          .map(idOf)
+          .filter((id) => !gone.has(id))
+          .sort(),
+      );
+    },
+  );
 });
 
 describe('tenancy', () => {

@@ -1,18 +1,18 @@
 // The SQL of relevance search: FTS5 matches filtered by inbox, dates, watermark and
-// exclusions, scored by weighted bm25 times the bounded recency multiplier, and cut with a
-// keyset on (score desc, date desc, rowid desc).
+// exclusions, scored by weighted bm25 times the bounded recency multiplier; the exact head
+// of that order for first pages, and a keyset on (score desc, date desc, rowid desc).
 
 // Why this plan (measured on 100k generated messages, bench/search.ts). FTS5 has no
-// impact-ordered postings: bm25 is computed for every match whatever the SQL says. Its own
-// `ORDER BY rank LIMIT k` was slower than bm25() in the select list (186 vs 139 ms for a
-// term in 99% of messages; counting those matches takes 11 ms), so "take the top W by
-// bm25, then apply the multiplier" saves nothing: the multiplier bound (≤ M) is sound but
-// the scoring it would skip has already happened. Scanning newest-first and stopping once
-// older mail cannot catch up needs an upper bound on bm25; FTS5's, idf·(k1+1) per phrase,
-// is 1.2–1.6× real top scores, so it only stops when recency alone separates that much.
-// What paid off: filtering and grouping through the compact keyword_docs rows instead of
-// the wide messages rows and the label table (two-word p50 128 → 23 ms). Deep pages read
-// the order frozen for page 1 (snapshot.ts) instead of ranking again.
+// impact-ordered postings: bm25 is computed for every match whatever the SQL says, at
+// ~0.8 µs a row against ~0.03 µs to enumerate it (a term in 53k messages: count 1.5 ms,
+// bm25 44 ms), and that floor is most of a broad query's cost. What is left to save is
+// the work done per match besides bm25: the join to keyword_docs, the recency pow(), the
+// materialised CTE and the GROUP BY of thread mode. So first pages take the exact top rows
+// without materialising (topMessages), by bm25 alone when recency cannot reorder them,
+// and threads come from the message order instead of grouping every match (topThreads).
+// Filtering and grouping through the compact keyword_docs rows instead of the wide
+// messages rows paid off earlier (two-word p50 128 → 23 ms). Deep pages read the order
+// frozen for page 1 (snapshot.ts) instead of ranking again.
 
 import { COLUMNS, type Column } from '../index/index.js';
 import { type Db, sql } from '../store/index.js';
@@ -53,6 +53,9 @@ export interface RankedRow {
   readonly score: number;
   /** Thread mode: "inboxId:threadId" of the thread the row stands for. */
   readonly thread?: string;
+  /** The row's keyword_docs inbox and thread, when the query read them. */
+  readonly inboxId?: number;
+  readonly threadId?: string;
 }
 
 /** "Now" floored to the hour: pages served within the hour share one origin, and the token carries it. */
@@ -66,21 +69,29 @@ export function recencyFactor(ctx: RankContext, date: number): number {
   return 1 + (ctx.maxBoost - 1) * 2 ** (-age / (ctx.halfLifeDays * DAY_MS));
 }
 
+/** The recency multiplier of keyword_docs row `d`, as SQL: every score is computed by this one expression. */
+const RECENCY_SQL = '(1.0 + @boost * pow(2.0, -max(0, @origin - d.date) / @halfLife))';
+
+/** SQL: keyword_docs row `d` may be shown for `ctx` (inbox, dates, trust, exclusion). */
+function shownSql(ctx: RankContext): string {
+  return `d.untrusted = 0 AND d.excluded = 0
+      ${ctx.inboxId !== 0 ? 'AND d.inbox_id = @inbox' : ''}
+      ${ctx.after !== null ? 'AND d.date >= @after' : ''}
+      ${ctx.before !== null ? 'AND d.date < @before' : ''}`;
+}
+
 /**
  * Every match with its score, filtered by watermark, inbox, dates, trust and exclusion
  * through the small keyword_docs rows. The FTS table drives (CROSS JOIN pins the order):
  * starting from an inbox index would run the MATCH once per message.
  */
-function baseSql(ctx: RankContext): string {
+function baseSql(ctx: RankContext, since = false): string {
   return `
     SELECT k.rowid AS rowid, d.date AS date, d.thread_id AS threadId, d.inbox_id AS inboxId,
-      (-bm25(keyword_index, ${WEIGHTS})) * (1.0 + @boost * pow(2.0, -max(0, @origin - d.date) / @halfLife)) AS score
+      (-bm25(keyword_index, ${WEIGHTS})) * ${RECENCY_SQL} AS score
     FROM keyword_index k CROSS JOIN keyword_docs d ON d.rowid = k.rowid
-    WHERE keyword_index MATCH @match AND k.rowid <= @watermark
-      ${ctx.inboxId !== 0 ? 'AND d.inbox_id = @inbox' : ''}
-      ${ctx.after !== null ? 'AND d.date >= @after' : ''}
-      ${ctx.before !== null ? 'AND d.date < @before' : ''}
-      AND d.untrusted = 0 AND d.excluded = 0`;
+    WHERE keyword_index MATCH @match AND k.rowid <= @watermark AND ${shownSql(ctx)}
+      ${since ? 'AND d.date >= @since' : ''}`;
 }
 
 /**
@@ -146,6 +157,124 @@ export function rankThreads(
     SELECT rowid, date, score, inboxId || ':' || threadId AS thread FROM threads, anchor
     WHERE ${KEYSET} ${ORDER} LIMIT @n`;
   return sql(db, text).all(binds(ctx, match, position, { n })) as RankedRow[];
+}
+
+/** The first `need` rows of the ranking, exact, and whether any row follows them. */
+export interface TopRows {
+  readonly rows: RankedRow[];
+  readonly more: boolean;
+}
+
+/** Rows ranked past `need` on the first pass, so the bound rarely falls on a tie. */
+const MARGIN = 16;
+/** Past this many bm25-ranked rows (filters rejected most), rank everything in one pass. */
+const MAX_FIRST_PASS = 40_000;
+
+const byRank = (a: RankedRow, b: RankedRow): number =>
+  b.score - a.score || b.date - a.date || b.rowid - a.rowid;
+
+/** Newest date among the messages `ctx` may rank: it caps the recency multiplier of any row. */
+function newestDate(db: Db, ctx: RankContext): number {
+  const newest =
+    ctx.inboxId !== 0
+      ? sql(db, 'SELECT max(date) FROM messages WHERE inbox_id = ?').pluck().get(ctx.inboxId)
+      : sql(db, 'SELECT max((SELECT max(date) FROM messages WHERE inbox_id = i.id)) FROM inboxes i')
+          .pluck()
+          .get();
+  return (newest as number | null) ?? ctx.origin;
+}
+
+/**
+ * Largest recency multiplier at which ranking by bm25 alone first pays: above it the
+ * proof below rarely holds (bm25 of the need-th and the last kept row differ by less than
+ * the multiplier can), and one joined pass is cheaper than two.
+ */
+const STALE_CEILING = 1.01;
+
+/**
+ * The exact first `need` rows of the message ranking, and whether any row follows them.
+ * FTS5 computes bm25 for every match whatever the SQL (measured: 0.8 µs a row, 8× the cost
+ * of enumerating the matches), so the saving lies in what else is done per match. One
+ * pass joins every match to keyword_docs, applies its recency multiplier and keeps the top
+ * rows. When no message is recent enough to be boosted by more than STALE_CEILING, FTS5
+ * instead keeps the best rows by bm25 alone and only those are joined: any other row
+ * scores at most b·R (b: the last kept bm25, R: the multiplier of the newest message), so
+ * when that stays under the need-th score the answer is proven. Otherwise only rows
+ * recent enough to close the gap can still enter, and a second pass ranks just those.
+ */
+export function topMessages(db: Db, ctx: RankContext, match: string, need: number, margin = MARGIN): TopRows {
+  const wanted = need + 1;
+  // Rounding in SQL's pow may differ from JS's in the last bit: the bound errs high.
+  const ceiling = recencyFactor(ctx, newestDate(db, ctx)) * (1 + 1e-9);
+  if (ceiling > STALE_CEILING) return cut(rankSince(db, ctx, match, null, wanted), wanted);
+  for (let keep = wanted + margin; keep <= MAX_FIRST_PASS; keep *= 4) {
+    const found = sql(
+      db,
+      `WITH top AS MATERIALIZED (
+         SELECT rowid, -bm25(keyword_index, ${WEIGHTS}) AS b FROM keyword_index
+         WHERE keyword_index MATCH @match AND rowid <= @watermark ORDER BY b DESC LIMIT @keep)
+       SELECT top.rowid AS rowid, top.b AS b, d.date AS date, d.inbox_id AS inboxId, d.thread_id AS threadId,
+         top.b * ${RECENCY_SQL} AS score, coalesce(${shownSql(ctx)}, 0) AS shown
+       FROM top LEFT JOIN keyword_docs d ON d.rowid = top.rowid`,
+    ).all(binds(ctx, match, null, { keep })) as Array<Required<RankedRow> & { b: number; shown: number }>;
+    const rows: RankedRow[] = found
+      .filter((row) => row.shown === 1)
+      .map(({ rowid, date, score, inboxId, threadId }) => ({ rowid, date, score, inboxId, threadId }))
+      .sort(byRank);
+    if (found.length < keep) return cut(rows, wanted);
+    if (rows.length < wanted) continue;
+    const threshold = (rows[wanted - 1] as RankedRow).score;
+    const last = found.reduce((low, row) => Math.min(low, row.b), Number.POSITIVE_INFINITY);
+    if (last * ceiling < threshold) return cut(rows, wanted);
+    const recent = rankSince(db, ctx, match, sinceDate(ctx, threshold / last), wanted);
+    const merged = new Map(rows.map((row) => [row.rowid, row]));
+    for (const row of recent) merged.set(row.rowid, row);
+    return cut([...merged.values()].sort(byRank), wanted);
+  }
+  return cut(rankSince(db, ctx, match, null, wanted), wanted);
+}
+
+function cut(rows: RankedRow[], wanted: number): TopRows {
+  return { rows: rows.slice(0, wanted - 1), more: rows.length >= wanted };
+}
+
+/**
+ * Oldest date whose recency multiplier can still reach `ratio` (a row of that age or
+ * older scores below the threshold), an hour early to absorb rounding; null for "all".
+ */
+function sinceDate(ctx: RankContext, ratio: number): number | null {
+  if (!(ratio > 1) || ctx.maxBoost <= 1) return null;
+  const age = ctx.halfLifeDays * DAY_MS * Math.log2((ctx.maxBoost - 1) / (ratio - 1));
+  return ctx.origin - Math.max(0, age) - HOUR_MS;
+}
+
+/** The top n rows among those dated `since` or later (every row when null), fully scored. */
+function rankSince(db: Db, ctx: RankContext, match: string, since: number | null, n: number): RankedRow[] {
+  const text = `${baseSql(ctx, since !== null)} ${ORDER} LIMIT @n`;
+  return sql(db, text).all(
+    binds(ctx, match, null, { n, ...(since !== null ? { since } : {}) }),
+  ) as RankedRow[];
+}
+
+/**
+ * The first `need` threads, each standing as its best message: a thread's score is its
+ * best message's, so the threads in rank order are the first appearances of threads in
+ * the message ranking. Ranks messages deep enough to see `need` + 1 threads.
+ */
+export function topThreads(db: Db, ctx: RankContext, match: string, need: number): TopRows {
+  for (let depth = (need + 1) * 3; ; depth *= 4) {
+    const messages = topMessages(db, ctx, match, depth);
+    const threads: RankedRow[] = [];
+    const seen = new Set<string>();
+    for (const row of messages.rows) {
+      const key = `${row.inboxId}:${row.threadId}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      threads.push({ rowid: row.rowid, date: row.date, score: row.score, thread: key });
+      if (threads.length > need) return { rows: threads.slice(0, need), more: true };
+    }
+    if (!messages.more) return { rows: threads, more: false };
+  }
 }
 
 /**

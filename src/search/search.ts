@@ -1,6 +1,6 @@
 // Relevance search over messages or threads: validate, plan, rank in two phases (exact,
 // then fuzzy fill when exact matching leaves the page short), attribute, and page through
-// an order frozen when the phase began (snapshot.ts).
+// an order frozen when the phase began and extended as paging reaches its end (snapshot.ts).
 
 import { isLanguage, parseQuery, type QueryGroup } from '../analysis/index.js';
 import { MailsiftError } from '../core/errors.js';
@@ -25,8 +25,10 @@ import {
   rankThreads,
   recencyFactor,
   recencyOrigin,
+  topMessages,
+  topThreads,
 } from './ranked-query.js';
-import { loadSnapshot, SNAPSHOT_ENTRIES, type SnapshotDraft, saveSnapshot, snapshotId } from './snapshot.js';
+import { loadSnapshot, SNAPSHOT_PAGES, type SnapshotDraft, saveSnapshot, snapshotId } from './snapshot.js';
 import { type Mode, snapshotPage } from './snapshot-page.js';
 
 /** Time fuzzy fill may spend finding typo candidates before it is skipped (and reported). */
@@ -127,9 +129,10 @@ interface PhaseRows {
 }
 
 /**
- * One phase's rows. At its start the whole order (up to SNAPSHOT_ENTRIES) is ranked once
- * and, when it goes past this page, drafted for freezing; a token naming a snapshot reads
- * from it; a token without one (the archive could not be written) continues live.
+ * One phase's rows. At its start the head of the order is ranked once and, when it goes
+ * past this page, drafted for freezing; a token naming a snapshot reads from it (extending
+ * it when the page reaches its end); a token without one (the archive could not be
+ * written) continues live.
  */
 function phaseRows(
   db: Db,
@@ -141,23 +144,23 @@ function phaseRows(
   n: number,
 ): PhaseRows {
   const { ctx } = planned;
-  const rank = mode === 'messages' ? rankMessages : rankThreads;
   const kind = `${mode}:${phase}`;
   if (cursor === null) {
-    const found = rank(db, ctx, match, null, SNAPSHOT_ENTRIES + 1);
-    if (found.length <= n) return { rows: found, next: null, draft: null };
-    const rows = found.slice(0, SNAPSHOT_ENTRIES);
+    // One row past the last frozen page, so that page knows whether another follows.
+    const top = (mode === 'messages' ? topMessages : topThreads)(db, ctx, match, n * SNAPSHOT_PAGES + 1);
+    if (top.rows.length <= n && !top.more) return { rows: top.rows, next: null, draft: null };
     const draft: SnapshotDraft = {
       inboxId: ctx.inboxId,
       kind,
       fingerprint: planned.print,
-      rows,
-      threads: mode === 'threads' ? rows.map((r) => r.thread as string) : null,
-      complete: found.length <= SNAPSHOT_ENTRIES,
+      rows: top.rows,
+      threads: mode === 'threads' ? top.rows.map((r) => r.thread as string) : null,
+      complete: !top.more,
     };
-    return { rows: found.slice(0, n), next: { offset: n, snapshot: snapshotId(draft) }, draft };
+    return { rows: top.rows.slice(0, n), next: { offset: n, snapshot: snapshotId(draft) }, draft };
   }
   if (cursor.snapshot === null) {
+    const rank = mode === 'messages' ? rankMessages : rankThreads;
     const found = rank(db, ctx, match, cursor.position, n + 1);
     return {
       rows: found.slice(0, n),
@@ -170,18 +173,12 @@ function phaseRows(
     inboxId: ctx.inboxId,
     fingerprint: planned.print,
   });
-  const slice = snapshotPage(
-    db,
-    ctx,
-    mode,
-    match,
-    { frozen, offset: cursor.offset, position: cursor.position },
-    n,
-  );
+  const slice = snapshotPage(db, ctx, mode, match, frozen, cursor.offset, n);
+  const order = slice.extended ?? frozen;
   return {
     rows: slice.rows,
-    next: slice.more ? { offset: slice.offset, snapshot: cursor.snapshot } : null,
-    draft: null,
+    next: slice.more ? { offset: slice.offset, snapshot: order.id } : null,
+    draft: slice.extended,
   };
 }
 

@@ -1,12 +1,11 @@
 // Later pages read from a frozen order: entries whose messages were deleted (or since
 // marked spam/trash) are passed over, threads merged into an earlier entry's thread are
-// passed over, and nothing that was not frozen appears. Past a capped snapshot's end,
-// pages continue on live scores, still never repeating a frozen entry.
+// passed over, and nothing that was not frozen appears. A capped order is extended from
+// the live ranking when a page reaches its end, never repeating a frozen entry.
 
 import { type Db, sql } from '../store/index.js';
-import type { KeysetPosition } from './page-token.js';
-import { type RankContext, type RankedRow, rankMessages, rankThreads, threadMember } from './ranked-query.js';
-import type { Snapshot } from './snapshot.js';
+import { type RankContext, type RankedRow, threadMember, topMessages, topThreads } from './ranked-query.js';
+import { SNAPSHOT_PAGES, type Snapshot, type SnapshotDraft, snapshotId } from './snapshot.js';
 
 export type Mode = 'messages' | 'threads';
 
@@ -115,59 +114,71 @@ function threadSlice(
   return { rows, more: false, offset: snapshot.rows.length };
 }
 
+/** What a snapshot entry stands for: its message, or its thread as it is now. */
+function frozenKeys(db: Db, mode: Mode, snapshot: Snapshot): Set<string> {
+  return new Set(
+    mode === 'messages'
+      ? snapshot.rows.map((r) => String(r.rowid))
+      : currentThreads(db, snapshot.threads ?? []),
+  );
+}
+
 /**
- * Live ranking after `position`, leaving out what `frozen` holds: used past the end of a
- * capped snapshot, where order is best-effort but frozen entries are never served twice.
+ * A capped order extended on demand: the live ranking, deep enough to hold as many rows
+ * again as the order has (at least SNAPSHOT_PAGES pages), minus what the order already holds,
+ * appended. Nothing frozen is served twice, and nothing that matched when page 1 was
+ * served is skipped: every unfrozen match stays in the live ranking until an extension
+ * reaches it, and the one that reaches the ranking's end completes the order.
  */
-function liveAfter(
+function extendSnapshot(
   db: Db,
   ctx: RankContext,
   mode: Mode,
   match: string,
-  position: KeysetPosition,
+  snap: Snapshot,
   n: number,
-  frozen: Set<string>,
-): { rows: RankedRow[]; more: boolean } {
-  const rank = mode === 'messages' ? rankMessages : rankThreads;
-  const keyOf = (row: RankedRow): string =>
-    mode === 'messages' ? String(row.rowid) : (row.thread as string);
-  const rows: RankedRow[] = [];
-  let from = position;
-  for (;;) {
-    const batch = rank(db, ctx, match, from, n + 1);
-    for (const row of batch) {
-      if (frozen.has(keyOf(row))) continue;
-      if (rows.length === n) return { rows, more: true };
-      rows.push(row);
-    }
-    const last = batch[batch.length - 1];
-    if (!last || batch.length < n + 1) return { rows, more: false };
-    from = last;
-  }
+): Snapshot {
+  // Doubles the served part and keeps the one row past it, as page 1 does.
+  const depth = snap.rows.length + Math.max(snap.rows.length - 1, n * SNAPSHOT_PAGES);
+  const live = (mode === 'messages' ? topMessages : topThreads)(db, ctx, match, depth);
+  const frozen = frozenKeys(db, mode, snap);
+  const added = live.rows.filter(
+    (row) => !frozen.has(mode === 'messages' ? String(row.rowid) : (row.thread as string)),
+  );
+  const draft: SnapshotDraft = {
+    inboxId: snap.inboxId,
+    kind: snap.kind,
+    fingerprint: snap.fingerprint,
+    rows: [...snap.rows, ...added],
+    threads: snap.threads && [...snap.threads, ...added.map((row) => row.thread as string)],
+    complete: !live.more,
+  };
+  return { ...draft, id: snapshotId(draft), createdAt: Date.now() };
+}
+
+export interface SnapshotSlice extends Slice {
+  /** The order extended for this page, to be stored before its token is handed out. */
+  readonly extended: Snapshot | null;
 }
 
 /**
- * Up to n rows after `offset` of a frozen order. Past a capped snapshot's end, rows come
- * live after `position` (the last row served) or, on the page that crosses it, after the
- * snapshot's last entry.
+ * Up to n rows after `offset` of a frozen order, extending it when the page reaches the
+ * end of a capped one.
  */
 export function snapshotPage(
   db: Db,
   ctx: RankContext,
   mode: Mode,
   match: string,
-  snapshot: { readonly frozen: Snapshot; readonly offset: number; readonly position: KeysetPosition },
+  frozen: Snapshot,
+  offset: number,
   n: number,
-): Slice {
-  const { frozen: snap, offset } = snapshot;
-  const slice =
-    mode === 'messages' ? messageSlice(db, snap, offset, n) : threadSlice(db, ctx, match, snap, offset, n);
-  const tail = snap.rows[snap.rows.length - 1];
-  if (slice.more || snap.complete || !tail) return slice;
-  const frozen = new Set(
-    mode === 'messages' ? snap.rows.map((r) => String(r.rowid)) : currentThreads(db, snap.threads ?? []),
-  );
-  const from = offset >= snap.rows.length ? snapshot.position : tail;
-  const live = liveAfter(db, ctx, mode, match, from, n - slice.rows.length, frozen);
-  return { rows: [...slice.rows, ...live.rows], more: live.more, offset: snap.rows.length };
+): SnapshotSlice {
+  let snap = frozen;
+  for (;;) {
+    const slice =
+      mode === 'messages' ? messageSlice(db, snap, offset, n) : threadSlice(db, ctx, match, snap, offset, n);
+    if (slice.more || snap.complete) return { ...slice, extended: snap === frozen ? null : snap };
+    snap = extendSnapshot(db, ctx, mode, match, snap, n);
+  }
 }

@@ -1,5 +1,5 @@
-// Frozen relevance orders. When a first page has a next one, its complete ranked order is
-// stored in the archive (search_snapshots) and the page token names it, so every later
+// Frozen relevance orders. When a first page has a next one, the head of its ranked order
+// is stored in the archive (search_snapshots) and the page token names it, so every later
 // page — from any process — follows the order page 1 saw, whatever bm25 says since.
 
 import { createHash } from 'node:crypto';
@@ -9,13 +9,14 @@ import { cachedSnapshot, keepSnapshot } from './rank-cache.js';
 import type { RankedRow } from './ranked-query.js';
 
 /**
- * Entries frozen per ranking: 100 pages at the largest limit. Past them, paging continues
- * on live scores (see snapshot-page.ts), never repeating a frozen entry.
+ * Pages of rows page 1 ranks and freezes. Ranking costs about the same for 10 rows or
+ * 10,000 (bm25 is computed for every match either way) but returning, hashing and storing
+ * them does not; an order is extended when paging reaches its end.
  */
-export const SNAPSHOT_ENTRIES = 10_000;
+export const SNAPSHOT_PAGES = 10;
 /** How long a token's frozen order stays valid; an agent pages within minutes. */
 export const SNAPSHOT_TTL_MS = 3_600_000;
-/** Snapshots kept at most (24 bytes per entry: ≤ 240 KB each, so ≤ ~60 MB in all). */
+/** Snapshots kept at most (24 bytes per entry: a thousand-row order is 24 KB). */
 const MAX_SNAPSHOTS = 256;
 /** Longest a first page waits for the write lock (an ingest batch) before paging live. */
 const WRITE_WAIT_MS = 250;
@@ -30,7 +31,7 @@ export interface Snapshot {
   readonly rows: readonly RankedRow[];
   /** Thread mode: "inboxId:threadId" of each row when frozen. */
   readonly threads: readonly string[] | null;
-  /** False when the ranking went on past SNAPSHOT_ENTRIES. */
+  /** False when the ranking goes on past the frozen rows. */
   readonly complete: boolean;
 }
 

@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isLanguage, parseQuery } from '../analysis/index.js';
+import { indexedLanguages } from '../index/index.js';
+import { exactExpression } from './match.js';
+import { type RankContext, rankMessages, rankThreads, topMessages, topThreads } from './ranked-query.js';
+import { openTestArchive, type TestArchive } from './test-helpers.js';
+
+let archive: TestArchive;
+beforeAll(async () => {
+  archive = await openTestArchive();
+});
+afterAll(() => archive.close());
+
+const match = (q: string): string =>
+  exactExpression(parseQuery(q, { languages: indexedLanguages(archive.db).filter(isLanguage) }));
+
+// The fixtures are dated 2024. Each context reaches one plan of topMessages: now (every
+// message is old: bm25 first, proven by the bound), early 2025 with a short half-life
+// (recent enough that the bound fails and a second pass ranks the recent rows), and a
+// century-long half-life (every message boosted: one joined pass).
+const contexts: Array<[string, Partial<RankContext>]> = [
+  ['stale archive', {}],
+  ['recent mail', { origin: Date.UTC(2025, 0, 15), halfLifeDays: 2, maxBoost: 1.02 }],
+  ['ties, no recency', { maxBoost: 1 }],
+  ['every message boosted', { origin: Date.UTC(2025, 0, 1), halfLifeDays: 36_500, maxBoost: 2 }],
+];
+
+function context(overrides: Partial<RankContext>): RankContext {
+  return {
+    inboxId: 0,
+    after: null,
+    before: null,
+    origin: Date.UTC(2026, 0, 1),
+    watermark: Number.MAX_SAFE_INTEGER,
+    maxBoost: 1.5,
+    halfLifeDays: 30,
+    ...overrides,
+  };
+}
+
+const key = (row: { rowid: number; score: number; thread?: string }) => [row.rowid, row.score, row.thread];
+
+describe('top-k ranking', () => {
+  it.each(contexts)('returns exactly the head of the full message ranking (%s)', (_, overrides) => {
+    const ctx = context(overrides);
+    for (const q of ['maria', 'to', 'the', 'kestrel', 're', 'com']) {
+      const full = rankMessages(archive.db, ctx, match(q), null, 1000);
+      expect(full.length).toBeGreaterThan(0);
+      for (let need = 1; need <= full.length + 1; need++) {
+        // Without a margin the first pass ends on the need-th row, so ties and the second
+        // pass come up on these few fixtures too.
+        for (const margin of [0, undefined]) {
+          const top = topMessages(archive.db, ctx, match(q), need, margin);
+          expect(top.rows.map(key)).toEqual(full.slice(0, need).map(key));
+          expect(top.more).toBe(full.length > need);
+        }
+      }
+    }
+  });
+
+  it.each(contexts)('returns exactly the head of the full thread ranking (%s)', (_, overrides) => {
+    const ctx = context(overrides);
+    for (const q of ['maria', 'to', 'com']) {
+      const full = rankThreads(archive.db, ctx, match(q), null, 1000);
+      for (let need = 1; need <= full.length + 1; need++) {
+        const top = topThreads(archive.db, ctx, match(q), need);
+        expect(top.rows.map((r) => [r.thread, r.score])).toEqual(
+          full.slice(0, need).map((r) => [r.thread, r.score]),
+        );
+        expect(top.more).toBe(full.length > need);
+      }
+    }
+  });
+
+  it('leaves out what the context filters, on every plan', () => {
+    const dates = archive.db.prepare('SELECT date FROM keyword_docs ORDER BY date').pluck().all() as number[];
+    const middle = dates[Math.floor(dates.length / 2)] as number;
+    for (const [, overrides] of contexts) {
+      const ctx = context({ ...overrides, after: middle });
+      const full = rankMessages(archive.db, ctx, match('maria'), null, 50);
+      expect(full.length).toBeGreaterThan(3);
+      expect(full.every((row) => row.date >= middle)).toBe(true);
+      for (let need = 1; need <= full.length; need++)
+        expect(topMessages(archive.db, ctx, match('maria'), need, 0).rows.map(key)).toEqual(
+          full.slice(0, need).map(key),
+        );
+    }
+  });
+});
