@@ -1,7 +1,7 @@
 // The analyzers: factories for analysis chains (char filters → tokenizer → token filters)
 // that return tokens with offsets into the original text.
 
-import { applyCharFilters, type CharFilter, ignorableCharFilter } from './char-filters.js';
+import { applyCharFilters, type CharFilter, identity, ignorableCharFilter } from './char-filters.js';
 import { compoundFilter } from './compound-filter.js';
 import { foldFilter } from './fold-filter.js';
 import type { Language } from './language.js';
@@ -22,6 +22,9 @@ export function createAnalyzer(
       let tokens = tokenize(filtered.text);
       for (const filter of tokenFilters) tokens = filter(tokens, reason);
       const toOriginal = filtered.toOriginal;
+      // Most text has nothing to filter: its offsets need no mapping.
+      if (toOriginal === identity)
+        return tokens.map(({ term, start, end, kind }) => ({ term, start, end, kind }));
       return tokens.map(({ term, start, end, kind }) => ({
         term,
         // end - 1 is the token's last kept unit; mapping it (not `end`) keeps removed

@@ -11,7 +11,8 @@ export interface FilteredText {
 
 export type CharFilter = (text: string) => FilteredText;
 
-const identity = (offset: number): number => offset;
+/** The offset map of text no char filter changed. */
+export const identity = (offset: number): number => offset;
 
 /**
  * Invisible format characters that split or glue words by accident: soft hyphens from

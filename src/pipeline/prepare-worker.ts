@@ -36,10 +36,20 @@ function compactBuffers(prepared: PreparedMessage): PreparedMessage {
   };
 }
 
-parentPort?.on('message', (job: Job) => {
+function prepareJob(job: Job): Promise<void> {
   const bytes = Buffer.from(job.bytes.buffer, job.bytes.byteOffset, job.bytes.byteLength);
-  prepareMessage(bytes, job.fileTime === null ? null : new Date(job.fileTime), job.rawSha256).then(
+  return prepareMessage(bytes, job.fileTime === null ? null : new Date(job.fileTime), job.rawSha256).then(
     (prepared) => parentPort?.postMessage({ id: job.id, prepared: compactBuffers(prepared) }),
     (error: unknown) => parentPort?.postMessage({ id: job.id, error: describeError(error) }),
   );
+}
+
+/**
+ * Jobs run one after another. Started together, the parses of all queued jobs interleave
+ * (mailparser yields between chunks) and keep every message's intermediate state alive at
+ * once, which the young-generation collector then copies over and over.
+ */
+let previous: Promise<void> = Promise.resolve();
+parentPort?.on('message', (job: Job) => {
+  previous = previous.then(() => prepareJob(job));
 });
