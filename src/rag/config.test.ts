@@ -72,9 +72,13 @@ describe('provider config', () => {
     expect(
       loadProviderConfig({
         cwd: tmpdir(),
-        env: { MAILSIFT_EMBEDDER_KIND: 'onnx', MAILSIFT_MODEL_CACHE: cache },
+        env: {
+          MAILSIFT_EMBEDDER_KIND: 'onnx',
+          MAILSIFT_MODEL_CACHE: cache,
+          MAILSIFT_EMBEDDER_QUANTIZED: 'true',
+        },
       }).embedder,
-    ).toEqual({ kind: 'onnx', path: join(cache, 'all-MiniLM-L6-v2') });
+    ).toEqual({ kind: 'onnx', path: join(cache, 'all-MiniLM-L6-v2'), quantized: true });
     expect(defaultModelDir({ MAILSIFT_MODEL_CACHE: cache })).toBe(join(cache, 'all-MiniLM-L6-v2'));
     expect(defaultModelDir({ HOME: '/home/ada' })).toBe('/home/ada/.cache/mailsift/models/all-MiniLM-L6-v2');
     // MAILSIFT_EMBEDDER_KIND=onnx over an openai file section replaces it rather than mixing fields.
@@ -110,6 +114,12 @@ describe('provider config', () => {
         env: { MAILSIFT_EMBEDDER_KIND: 'onnx', MAILSIFT_EMBEDDER_THREADS: '0' },
       }),
     ).toThrow(expect.objectContaining({ code: 'bad_format', param: 'embedder.threads' }));
+    expect(() =>
+      loadProviderConfig({
+        cwd: tmpdir(),
+        env: { MAILSIFT_EMBEDDER_KIND: 'onnx', MAILSIFT_EMBEDDER_QUANTIZED: 'yes please' },
+      }),
+    ).toThrow(expect.objectContaining({ code: 'bad_format', param: 'embedder.quantized' }));
     expect(() =>
       loadProviderConfig({
         cwd: tmpdir(),

@@ -33,6 +33,7 @@ const onnxEmbedderSchema = z.strictObject({
   batchSize: z.number().int().min(1).max(1024).optional(),
   maxTokens: z.number().int().min(8).max(8192).optional(),
   threads: z.number().int().min(1).max(256).optional(),
+  quantized: z.boolean().optional(),
 });
 const embedderSchema = z.discriminatedUnion('kind', [openAiEmbedderSchema, onnxEmbedderSchema]);
 const llmSchema = z.strictObject(endpoint);
@@ -70,8 +71,10 @@ const EMBEDDER_ENV_FIELDS: Record<string, string> = {
   path: 'PATH',
   maxTokens: 'MAX_TOKENS',
   threads: 'THREADS',
+  quantized: 'QUANTIZED',
 };
 const STRING_FIELDS = new Set(['url', 'model', 'apiKey', 'kind', 'path']);
+const BOOLEANS: Record<string, boolean> = { true: true, '1': true, false: false, '0': false };
 
 /** MAILSIFT_<PREFIX>_URL, _MODEL, _API_KEY, _DIMENSIONS… as config fields (numbers parsed). */
 function fromEnv(
@@ -83,7 +86,8 @@ function fromEnv(
   for (const [field, suffix] of Object.entries(fields)) {
     const value = env[`MAILSIFT_${prefix}_${suffix}`];
     if (value === undefined || value === '') continue;
-    out[field] = STRING_FIELDS.has(field) ? value : Number(value);
+    if (field === 'quantized') out[field] = BOOLEANS[value.toLowerCase()] ?? value;
+    else out[field] = STRING_FIELDS.has(field) ? value : Number(value);
   }
   return out;
 }

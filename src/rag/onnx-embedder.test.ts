@@ -109,6 +109,24 @@ describe('onnx embedder (all-MiniLM-L6-v2)', () => {
     }
   });
 
+  it('has an int8 variant: its own id, vectors close to the float ones, paraphrases still ranked', async () => {
+    const int8 = onnxEmbedder({ modelDir: MODEL_DIR, quantized: true });
+    expect(int8.id).toBe('onnx:all-MiniLM-L6-v2-int8:384');
+    const texts = [
+      'The weather is lovely today.',
+      "It's so sunny outside!",
+      'He drove to the stadium.',
+      'Invoice NP-4471 for the catalogue print run is thirty days past its due date.',
+      'On Saturday night we replace the core switches; virtual machines lose network for twenty minutes.',
+    ];
+    const [float, quantized] = await Promise.all([embedder.embed(texts), int8.embed(texts)]);
+    // Measured on 192 sample chunks of 100-200 tokens: median 0.992, lowest 0.979.
+    for (let i = 0; i < texts.length; i++)
+      expect(cosine(float[i] as Float32Array, quantized[i] as Float32Array)).toBeGreaterThan(0.97);
+    const [lovely, sunny, stadium] = quantized as [Float32Array, Float32Array, Float32Array];
+    expect(cosine(lovely, sunny)).toBeGreaterThan(cosine(lovely, stadium) + 0.4);
+  });
+
   it('queues concurrent calls on the one session and keeps each call in order', async () => {
     const texts = ['first mail about the lease', 'second about the pallets', 'third about customs'];
     const [a, b] = await Promise.all([embedder.embed(texts), embedder.embed([...texts].reverse())]);

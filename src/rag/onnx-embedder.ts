@@ -22,6 +22,11 @@ export interface OnnxEmbedderOptions {
   readonly maxTokens?: number;
   /** onnxruntime intra-op threads; default: onnxruntime's own choice (all cores). */
   readonly threads?: number;
+  /**
+   * Runs model-int8.onnx (int8 weights): about twice as fast on CPU, vectors at cosine ~0.99
+   * of the float model's. Its vectors are another model's (`id` says so): switching re-embeds.
+   */
+  readonly quantized?: boolean;
 }
 
 /** Where scripts/fetch-model.sh puts all-MiniLM-L6-v2 unless told otherwise. */
@@ -42,7 +47,7 @@ const manifestSchema = z.object({
 });
 type Manifest = z.output<typeof manifestSchema>;
 
-const FILES = ['model.onnx', 'tokenizer.json', 'tokenizer_config.json', 'mailsift-model.json'] as const;
+const FILES = ['tokenizer.json', 'tokenizer_config.json', 'mailsift-model.json'] as const;
 
 function fetchHint(dir: string): string {
   return `run scripts/fetch-model.sh ${dir} (from the mailsift repository) to fetch all-MiniLM-L6-v2 there`;
@@ -61,8 +66,8 @@ function readJson(dir: string, name: string): unknown {
 }
 
 /** Checks the folder up front, so a wrong path fails at configuration time, not mid-ingest. */
-function checkFolder(dir: string): void {
-  for (const name of ['', ...FILES]) {
+function checkFolder(dir: string, model: string): void {
+  for (const name of ['', model, ...FILES]) {
     const path = join(dir, name);
     let ok: boolean;
     try {
@@ -136,7 +141,9 @@ function pool(
 
 export function onnxEmbedder(options: OnnxEmbedderOptions): Embedder {
   const dir = options.modelDir;
-  checkFolder(dir);
+  const modelFile = options.quantized ? 'model-int8.onnx' : 'model.onnx';
+  checkFolder(dir, modelFile);
+  const modelPath = join(dir, modelFile);
   const manifest = readManifest(dir);
   const tokenizer = new Tokenizer(
     readJson(dir, 'tokenizer.json') as object,
@@ -157,7 +164,7 @@ export function onnxEmbedder(options: OnnxEmbedderOptions): Embedder {
   const load = () => {
     loading ??= (async () => {
       const ort = await import('onnxruntime-node');
-      const session = await ort.InferenceSession.create(join(dir, 'model.onnx'), {
+      const session = await ort.InferenceSession.create(modelPath, {
         graphOptimizationLevel: 'all',
         ...(options.threads ? { intraOpNumThreads: options.threads } : {}),
       });
@@ -165,7 +172,7 @@ export function onnxEmbedder(options: OnnxEmbedderOptions): Embedder {
     })().catch((error: unknown) => {
       loading = null;
       throw new ProviderError(
-        `onnx embedder could not load ${join(dir, 'model.onnx')}: ${error instanceof Error ? error.message : String(error)}`,
+        `onnx embedder could not load ${modelPath}: ${error instanceof Error ? error.message : String(error)}`,
         'embedder',
         null,
         error,
@@ -207,7 +214,7 @@ export function onnxEmbedder(options: OnnxEmbedderOptions): Embedder {
     const dims = output?.dims;
     if (output === undefined || dims?.length !== 3 || dims[2] !== manifest.dims)
       throw new ProviderError(
-        `onnx embedder: ${join(dir, 'model.onnx')} answered with shape [${dims?.join(', ') ?? ''}], expected [batch, sequence, ${manifest.dims}]`,
+        `onnx embedder: ${modelPath} answered with shape [${dims?.join(', ') ?? ''}], expected [batch, sequence, ${manifest.dims}]`,
         'embedder',
         null,
       );
@@ -227,7 +234,7 @@ export function onnxEmbedder(options: OnnxEmbedderOptions): Embedder {
   };
 
   return {
-    id: `onnx:${manifest.name}:${manifest.dims}`,
+    id: `onnx:${manifest.name}${options.quantized ? '-int8' : ''}:${manifest.dims}`,
     tokenizer: counter,
     async embed(texts) {
       const encoded = texts.map((text) => ({ ids: truncate(tokenizer.encode(text).ids, maxTokens) }));
