@@ -1,8 +1,10 @@
 // npm run bench:http — serves a 100,000-message archive (--messages N) over the HTTP API
 // and drives search requests at it from a separate autocannon process: 50 connections,
-// 30 s (--connections, --seconds), a rotating list of realistic queries. Prints
-// requests/s, p50/p99 latency and the error count.
+// 30 s (--connections, --seconds), a rotating list of realistic queries, against `mailsift
+// serve --workers N` (--workers, default 1). Prints requests/s, p50/p99 latency and errors.
 
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -14,8 +16,6 @@ import { generateCorpus, writeMaildir } from '../src/corpus/index.js';
 import { Mailsift } from '../src/engine.js';
 import { assertIndexReady, ensureKeywordIndex, keywordIndexHook, reindex } from '../src/index/index.js';
 import type { Db } from '../src/store/index.js';
-import { startServer } from '../src/surfaces/http/index.js';
-import { handleMcpHttp } from '../src/surfaces/mcp/index.js';
 import { numberArg, replyToParent, runChild } from './measure.js';
 
 interface LoadResult {
@@ -29,6 +29,7 @@ interface LoadResult {
 }
 
 const script = fileURLToPath(import.meta.url);
+const cli = fileURLToPath(new URL('../src/surfaces/cli/main.js', import.meta.url));
 const root = join(process.cwd(), '.bench');
 
 /** The load generator, in its own process so it does not share the server's event loop. */
@@ -129,6 +130,24 @@ function queryPaths(db: Db, inbox: string): string[] {
     );
 }
 
+/** `mailsift serve` as a user runs it, on a free port; close() sends SIGTERM and waits. */
+async function serve(db: string, workers: number): Promise<{ url: string; close(): Promise<void> }> {
+  const child = spawn(
+    process.execPath,
+    [cli, 'serve', '--db', db, '--port', '0', '--json', '--quiet', '--workers', String(workers)],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const [chunk] = (await once(child.stdout, 'data')) as [Buffer];
+  const { url } = JSON.parse(chunk.toString('utf8')) as { url: string };
+  return {
+    url,
+    async close() {
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    },
+  };
+}
+
 async function main(): Promise<void> {
   const messages = numberArg('messages', 'BENCH_MESSAGES', 100_000);
   const path = await archive(messages);
@@ -148,9 +167,11 @@ async function main(): Promise<void> {
   const pathsFile = join(tmpdir(), `mailsift-bench-http-${process.pid}.json`);
   writeFileSync(pathsFile, JSON.stringify(paths));
   const key = createKey(db, { name: 'bench' }).key;
-  const server = await startServer(engine, { host: '127.0.0.1', port: 0, auth: true, mcp: handleMcpHttp });
+  engine.close();
+  const workers = numberArg('workers', 'BENCH_WORKERS', 1);
+  const server = await serve(path, workers);
   process.stdout.write(
-    `serving ${count} messages at ${server.url}; ${paths.length} rotating queries; load from a separate process …\n`,
+    `serving ${count} messages at ${server.url} (${workers} worker process(es)); ${paths.length} rotating queries; load from a separate process …\n`,
   );
   const passthrough = ['connections', 'seconds'].flatMap((name) => {
     const at = process.argv.indexOf(`--${name}`);
@@ -161,7 +182,7 @@ async function main(): Promise<void> {
   rmSync(pathsFile, { force: true });
   const errors = result.errors + result.timeouts + result.non2xx;
   const lines = [
-    `mailsift HTTP benchmark — ${count} messages, search over HTTP with a bearer key`,
+    `mailsift HTTP benchmark — ${count} messages, search over HTTP with a bearer key, ${workers} server process(es)`,
     `requests/s:  ${result.requestsPerSecond.toFixed(0)}   (target ≥ 500)`,
     `latency:     p50 ${result.p50} ms   p99 ${result.p99} ms   (target p99 < 100 ms)`,
     `errors:      ${errors} (connection ${result.errors}, timeouts ${result.timeouts}, non-2xx ${result.non2xx}) of ${result.total} requests`,

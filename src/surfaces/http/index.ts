@@ -8,4 +8,4 @@ export { openApiDocument } from './openapi.js';
 export { PROVIDER_DEADLINES, type ProviderDeadlines, type RagProviders } from './rag-providers.js';
 export { answerSchema, askBodySchema, retrievalSchema, retrieveBodySchema } from './rag-schemas.js';
 export { toolInputs } from './schemas.js';
-export { isLoopback, type RunningServer, type ServeOptions, startServer } from './server.js';
+export { checkAuthHost, isLoopback, type RunningServer, type ServeOptions, startServer } from './server.js';

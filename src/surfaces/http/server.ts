@@ -39,7 +39,8 @@ export function isLoopback(host: string): boolean {
   return h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h) || h === '::ffff:127.0.0.1';
 }
 
-export async function startServer(engine: Mailsift, options: ServeOptions): Promise<RunningServer> {
+/** Refuses --no-auth on a host other machines can reach. */
+export function checkAuthHost(options: { readonly host: string; readonly auth: boolean }): void {
   if (!options.auth && !isLoopback(options.host)) {
     throw new MailsiftError(
       'invalid_argument',
@@ -47,6 +48,10 @@ export async function startServer(engine: Mailsift, options: ServeOptions): Prom
       { param: '--host' },
     );
   }
+}
+
+export async function startServer(engine: Mailsift, options: ServeOptions): Promise<RunningServer> {
+  checkAuthHost(options);
   ensureKeyTable(engine.archive.db);
   const app = createApp({ ...options, engine });
   const server = createServer(

@@ -1,15 +1,23 @@
-// mailsift serve [--port] [--host] [--no-auth] [--quiet]: the HTTP API and MCP over HTTP,
-// retrieving and answering with the configured embedder and LLM.
+// mailsift serve [--port] [--host] [--no-auth] [--workers N] [--quiet]: the HTTP API and MCP
+// over HTTP, retrieving and answering with the configured embedder and LLM. With
+// --workers N, N processes share the port (see serve-cluster.ts).
 
 import type { Command } from 'commander';
 import { Mailsift } from '../../../engine.js';
 import { loadHealthThresholds } from '../../../health/index.js';
 import { embedderProbe } from '../../../rag/index.js';
-import { startServer } from '../../http/index.js';
+import { checkAuthHost, type RunningServer, startServer } from '../../http/index.js';
 import { handleMcpHttp } from '../../mcp/index.js';
-import { nonNegativeInteger } from '../arguments.js';
+import { nonNegativeInteger, positiveInteger } from '../arguments.js';
 import { dbPath, type GlobalOptions, printJson, printLine } from '../context.js';
 import { configuredProviders } from '../providers.js';
+import {
+  announceReady,
+  isServeWorker,
+  onStopRequest,
+  superviseWorkers,
+  type WorkerAddress,
+} from '../serve-cluster.js';
 
 export const DEFAULT_PORT = 8080;
 
@@ -17,8 +25,13 @@ interface ServeOptions {
   port: number;
   host: string;
   auth: boolean;
+  workers: number;
   quiet?: boolean;
 }
+
+const logLine = (line: Record<string, string | number | null>): void => {
+  process.stderr.write(`${JSON.stringify(line)}\n`);
+};
 
 export function registerServe(program: Command, globals: () => GlobalOptions): void {
   program
@@ -32,43 +45,65 @@ export function registerServe(program: Command, globals: () => GlobalOptions): v
     )
     .option('--host <host>', 'address to bind', '127.0.0.1')
     .option('--no-auth', 'serve without API keys (local single-user use; loopback hosts only)')
+    .option('--workers <n>', 'server processes sharing the port (default 1)', positiveInteger('--workers'), 1)
     .option('--quiet', 'no per-request log lines on stderr')
     .action(async (options: ServeOptions) => {
       const global = globals();
-      const providers = configuredProviders();
-      const engine = Mailsift.open(dbPath(global));
-      let running: Awaited<ReturnType<typeof startServer>>;
-      try {
-        running = await startServer(engine, {
-          health: {
-            thresholds: loadHealthThresholds(),
-            ...(providers.embedder ? { embedder: embedderProbe(engine, providers.embedder) } : {}),
-          },
-          providers,
-          host: options.host,
-          port: options.port,
-          auth: options.auth,
-          mcp: handleMcpHttp,
-          ...(options.quiet ? {} : { log: (line) => process.stderr.write(`${JSON.stringify(line)}\n`) }),
-        });
-      } catch (error) {
-        engine.close();
-        throw error;
+      const announce = (address: WorkerAddress): void => {
+        if (global.json) printJson({ ...address, auth: options.auth, workers: options.workers });
+        else
+          printLine(
+            `mailsift serving ${address.url} (${options.auth ? 'API keys required' : 'no auth: local use only'}` +
+              `${options.workers > 1 ? `, ${options.workers} workers` : ''})`,
+          );
+      };
+      if (options.workers > 1 && !isServeWorker()) {
+        checkAuthHost(options);
+        process.exitCode = await superviseWorkers(options.workers, announce, logLine);
+        return;
       }
-      if (global.json)
-        printJson({ url: running.url, host: running.host, port: running.port, auth: options.auth });
-      else
-        printLine(
-          `mailsift serving ${running.url} (${options.auth ? 'API keys required' : 'no auth: local use only'})`,
-        );
-      await new Promise<void>((resolve) => {
+      // Listening for the stop before the server starts: a worker asked to stop while it
+      // was still opening the archive must not go on serving.
+      const stopped = new Promise<void>((resolve) => {
         const stop = (): void => {
           process.off('SIGTERM', stop);
           process.off('SIGINT', stop);
-          void running.close().then(resolve);
+          resolve();
         };
         process.on('SIGTERM', stop);
         process.on('SIGINT', stop);
+        if (isServeWorker()) onStopRequest(stop);
       });
+      const running = await serveHere(dbPath(global), options);
+      const { url, host, port } = running;
+      if (isServeWorker()) announceReady({ url, host, port });
+      else announce({ url, host, port });
+      await stopped;
+      await running.close();
+      // A worker's IPC channel would keep it alive after its server closed.
+      if (isServeWorker()) process.disconnect?.();
     });
+}
+
+/** One server in this process, over its own connection to the archive. */
+async function serveHere(path: string, options: ServeOptions): Promise<RunningServer> {
+  const providers = configuredProviders();
+  const engine = Mailsift.open(path);
+  try {
+    return await startServer(engine, {
+      health: {
+        thresholds: loadHealthThresholds(),
+        ...(providers.embedder ? { embedder: embedderProbe(engine, providers.embedder) } : {}),
+      },
+      providers,
+      host: options.host,
+      port: options.port,
+      auth: options.auth,
+      mcp: handleMcpHttp,
+      ...(options.quiet ? {} : { log: (line) => logLine({ ...line, pid: process.pid }) }),
+    });
+  } catch (error) {
+    engine.close();
+    throw error;
+  }
 }
