@@ -14,7 +14,7 @@ import { isStopword } from './stopwords.js';
 /** Content groups kept from one question: more would only add noise and cost. */
 const MAX_GROUPS = 24;
 /** Score multiplier of mailing-list mail in question mode. */
-const BULK_FACTOR = 0.5;
+export const BULK_FACTOR = 0.5;
 const WEIGHTS = COLUMNS.map((c) => COLUMN_WEIGHTS[c]).join(', ');
 
 export interface KeywordHit {
@@ -22,6 +22,17 @@ export interface KeywordHit {
   readonly inboxId: number;
   readonly threadId: string;
   readonly score: number;
+  /**
+   * Share of the question's content groups the message matches, 1 when it matches an
+   * identifier the question names: a hit on one common word of a long question is weak
+   * evidence next to a vector match, however high its bm25 among such hits.
+   */
+  readonly coverage: number;
+}
+
+/** "INV-K-30577", "9403.20", "GTK7Q2M9": digits tied to more; a bare year or amount is not one. */
+export function isIdentifier(group: QueryGroup): boolean {
+  return /\d/.test(group.raw) && (group.parts.length > 1 || /\p{L}/u.test(group.raw));
 }
 
 /** The groups of a question worth searching for. */
@@ -114,11 +125,38 @@ export function keywordLeg(
   // Bulk mail (mailing lists, newsletters, notifications) repeats the words of every topic;
   // a question about what people wrote is answered by correspondence first.
   const bulk = sql(db, 'SELECT list_id IS NOT NULL AS bulk FROM messages WHERE id = ?');
-  return rows
+  const hits = rows
     .map((h) => ({
       ...h,
       score: (bulk.get(h.rowid) as { bulk: number } | undefined)?.bulk ? h.score * BULK_FACTOR : h.score,
     }))
     .sort((a, b) => b.score - a.score)
     .slice(0, limit);
+  const coverage = groupCoverage(
+    db,
+    groups,
+    hits.map((h) => h.rowid),
+  );
+  return hits.map((h) => ({ ...h, coverage: coverage.get(h.rowid) ?? 0 }));
+}
+
+/** Per message: the share of `groups` it matches, or 1 when it matches an identifier group. */
+function groupCoverage(
+  db: Db,
+  groups: readonly QueryGroup[],
+  rowids: readonly number[],
+): Map<number, number> {
+  const matched = new Map<number, number>();
+  if (rowids.length === 0) return matched;
+  const within = sql(
+    db,
+    'SELECT rowid FROM keyword_index WHERE keyword_index MATCH @match AND rowid IN (SELECT value FROM json_each(@ids))',
+  );
+  const ids = JSON.stringify(rowids);
+  for (const group of groups) {
+    const share = isIdentifier(group) ? groups.length : 1;
+    for (const { rowid } of within.all({ match: groupExpression(group), ids }) as Array<{ rowid: number }>)
+      matched.set(rowid, (matched.get(rowid) ?? 0) + share);
+  }
+  return new Map([...matched].map(([rowid, n]) => [rowid, Math.min(1, n / groups.length)]));
 }

@@ -9,7 +9,7 @@ import { type Db, inboxByName, sql } from '../store/index.js';
 import type { ChunkKind, ChunkMeta } from './chunk.js';
 import type { Embedder } from './embedder.js';
 import { extractFilters, type QuestionFilters } from './filters.js';
-import { filterSql, type KeywordHit, keywordLeg } from './keyword-leg.js';
+import { BULK_FACTOR, filterSql, type KeywordHit, keywordLeg } from './keyword-leg.js';
 import { syncChunks } from './sync.js';
 import { knn, vectorModel } from './vectors.js';
 
@@ -82,20 +82,41 @@ interface ChunkRow {
 
 const threadKey = (inboxId: number, threadId: string): string => `${inboxId}:${threadId}`;
 
-/** Adds 1/(k + rank) for each list's items (rank 1-based, first appearance counts). */
-function fuse(lists: ReadonlyArray<readonly string[]>): Map<string, number> {
+/**
+ * Adds weight/(k + rank) for each list's items (rank 1-based, first appearance counts); an
+ * item's weight defaults to 1.
+ */
+function fuse(
+  lists: ReadonlyArray<readonly string[]>,
+  weights: ReadonlyArray<ReadonlyMap<string, number>> = [],
+): Map<string, number> {
   const scores = new Map<string, number>();
-  for (const list of lists) {
+  lists.forEach((list, l) => {
     const seen = new Set<string>();
     let rank = 0;
     for (const key of list) {
       if (seen.has(key)) continue;
       seen.add(key);
       rank++;
-      scores.set(key, (scores.get(key) ?? 0) + 1 / (RRF_K + rank));
+      scores.set(key, (scores.get(key) ?? 0) + (weights[l]?.get(key) ?? 1) / (RRF_K + rank));
     }
-  }
+  });
   return scores;
+}
+
+/**
+ * One ranking from several lists of the same leg: each key at its best rank in any list,
+ * ties broken by how high it ranks across them. The vector leg's summary and detail lists
+ * are one leg: fused as two, they would outvote the keyword leg two to one.
+ */
+function bestRanks(lists: ReadonlyArray<readonly string[]>): string[] {
+  const best = new Map<string, { rank: number; sum: number }>();
+  for (const list of lists)
+    [...new Set(list)].forEach((key, i) => {
+      const entry = best.get(key) ?? { rank: Number.POSITIVE_INFINITY, sum: 0 };
+      best.set(key, { rank: Math.min(entry.rank, i + 1), sum: entry.sum + 1 / (RRF_K + i + 1) });
+    });
+  return [...best].sort((a, b) => a[1].rank - b[1].rank || b[1].sum - a[1].sum).map(([key]) => key);
 }
 
 function validate(question: string): string {
@@ -156,15 +177,25 @@ async function vectorLeg(
 ): Promise<VectorLeg> {
   const [embedding] = await embedder.embed([question]);
   if (!embedding) throw new Error('the embedder returned no vector for the question');
-  const rowsOf = sql(db, 'SELECT message_rowid AS rowid FROM rag_chunk_messages WHERE chunk_id = ?');
+  const rowsOf = sql(
+    db,
+    `SELECT l.message_rowid AS rowid, m.list_id IS NOT NULL AS bulk FROM rag_chunk_messages l
+     JOIN messages m ON m.id = l.message_rowid WHERE l.chunk_id = ?`,
+  );
   const chunkOf = sql(db, 'SELECT inbox_id AS inboxId, thread_id AS threadId FROM rag_chunks WHERE id = ?');
-  const resolve = (hits: Array<{ chunkId: number }>) =>
-    hits.flatMap((h) => {
-      const c = chunkOf.get(h.chunkId) as { inboxId: number; threadId: string } | undefined;
-      if (!c) return [];
-      const rowids = (rowsOf.all(h.chunkId) as Array<{ rowid: number }>).map((r) => r.rowid);
-      return [{ id: h.chunkId, threadKey: threadKey(c.inboxId, c.threadId), rowids }];
-    });
+  // Closest first over every inbox, bulk mail (lists, newsletters, notifications) at the
+  // keyword leg's discount: it is near every topic and rarely what a question is after.
+  const resolve = (hits: Array<{ chunkId: number; distance: number }>) =>
+    hits
+      .flatMap((h) => {
+        const c = chunkOf.get(h.chunkId) as { inboxId: number; threadId: string } | undefined;
+        if (!c) return [];
+        const rows = rowsOf.all(h.chunkId) as Array<{ rowid: number; bulk: number }>;
+        const similarity = (1 - h.distance) * (rows.every((r) => r.bulk) ? BULK_FACTOR : 1);
+        const rowids = rows.map((r) => r.rowid);
+        return [{ id: h.chunkId, threadKey: threadKey(c.inboxId, c.threadId), rowids, similarity }];
+      })
+      .sort((a, b) => b.similarity - a.similarity);
   const summaries = resolve(
     inboxIds.flatMap((inboxId) => knn(db, embedding, { inboxId, kinds: ['summary'], k: 50 })),
   );
@@ -224,20 +255,27 @@ export async function retrieve(
   } else if (options.mode !== 'keyword') notes.push('no embedder configured: keyword retrieval only');
   const keyword = mode === 'vector' ? [] : keywordLeg(db, q, inboxIds, filters, 200);
 
-  const threadScores = fuse([
-    keywordThreads(keyword),
-    vectors.threads,
-    vectors.chunks.map((c) => c.threadKey),
-  ]);
+  // A keyword hit counts by how much of the question it matches: alone, bm25 order is all
+  // there is; next to the vector leg, a hit on one common word should not outvote it.
+  const weighted = mode === 'hybrid';
+  const threadCoverage = new Map<string, number>();
+  for (const h of keyword) {
+    const key = threadKey(h.inboxId, h.threadId);
+    threadCoverage.set(key, Math.max(threadCoverage.get(key) ?? 0, h.coverage));
+  }
+  const threadScores = fuse(
+    [keywordThreads(keyword), bestRanks([vectors.threads, vectors.chunks.map((c) => c.threadKey)])],
+    weighted ? [threadCoverage] : [],
+  );
   const topThreads = [...threadScores].sort((a, b) => b[1] - a[1]).slice(0, limit);
   const top = new Map(topThreads);
   const rowThread = new Map<number, string>();
   for (const h of keyword) rowThread.set(h.rowid, threadKey(h.inboxId, h.threadId));
   for (const c of vectors.chunks) for (const r of c.rowids) rowThread.set(r, c.threadKey);
-  const messageScores = fuse([
-    keyword.map((h) => String(h.rowid)),
-    vectors.chunks.flatMap((c) => c.rowids.map(String)),
-  ]);
+  const messageScores = fuse(
+    [keyword.map((h) => String(h.rowid)), vectors.chunks.flatMap((c) => c.rowids.map(String))],
+    weighted ? [new Map(keyword.map((h) => [String(h.rowid), h.coverage]))] : [],
+  );
   const ranked = [...messageScores]
     .map(([rowid, score]) => ({
       rowid: Number(rowid),
