@@ -23,12 +23,15 @@ export interface KeywordHit {
   readonly threadId: string;
   readonly score: number;
   /**
-   * Share of the question's content groups the message matches, 1 when it matches an
-   * identifier the question names: a hit on one common word of a long question is weak
-   * evidence next to a vector match, however high its bm25 among such hits.
+   * Weight in fusion: the share of the question's content groups the message matches, or
+   * IDENTIFIER_WEIGHT when it matches an identifier the question names. A hit on one common
+   * word of a long question is weak evidence next to a vector match, however high its bm25
+   * among such hits; an exact identifier is the strongest evidence there is.
    */
-  readonly coverage: number;
+  readonly weight: number;
 }
+
+export const IDENTIFIER_WEIGHT = 2;
 
 /** "INV-K-30577", "9403.20", "GTK7Q2M9": digits tied to more; a bare year or amount is not one. */
 export function isIdentifier(group: QueryGroup): boolean {
@@ -132,31 +135,34 @@ export function keywordLeg(
     }))
     .sort((a, b) => b.score - a.score)
     .slice(0, limit);
-  const coverage = groupCoverage(
+  const weights = fusionWeights(
     db,
     groups,
     hits.map((h) => h.rowid),
   );
-  return hits.map((h) => ({ ...h, coverage: coverage.get(h.rowid) ?? 0 }));
+  return hits.map((h) => ({ ...h, weight: weights.get(h.rowid) ?? 0 }));
 }
 
-/** Per message: the share of `groups` it matches, or 1 when it matches an identifier group. */
-function groupCoverage(
+/** Per message: the share of `groups` it matches, or IDENTIFIER_WEIGHT when it matches an identifier group. */
+function fusionWeights(
   db: Db,
   groups: readonly QueryGroup[],
   rowids: readonly number[],
 ): Map<number, number> {
   const matched = new Map<number, number>();
+  const named = new Set<number>();
   if (rowids.length === 0) return matched;
   const within = sql(
     db,
     'SELECT rowid FROM keyword_index WHERE keyword_index MATCH @match AND rowid IN (SELECT value FROM json_each(@ids))',
   );
   const ids = JSON.stringify(rowids);
-  for (const group of groups) {
-    const share = isIdentifier(group) ? groups.length : 1;
-    for (const { rowid } of within.all({ match: groupExpression(group), ids }) as Array<{ rowid: number }>)
-      matched.set(rowid, (matched.get(rowid) ?? 0) + share);
-  }
-  return new Map([...matched].map(([rowid, n]) => [rowid, Math.min(1, n / groups.length)]));
+  for (const group of groups)
+    for (const { rowid } of within.all({ match: groupExpression(group), ids }) as Array<{ rowid: number }>) {
+      matched.set(rowid, (matched.get(rowid) ?? 0) + 1);
+      if (isIdentifier(group)) named.add(rowid);
+    }
+  return new Map(
+    [...matched].map(([rowid, n]) => [rowid, named.has(rowid) ? IDENTIFIER_WEIGHT : n / groups.length]),
+  );
 }

@@ -3,7 +3,7 @@ import { loadQuestionFile, runEval } from '../eval/index.js';
 import { openSampleArchive, SAMPLE, type SampleArchive } from '../eval/sample-archive.js';
 import { ragRetriever } from './eval-retriever.js';
 import { extractFilters } from './filters.js';
-import { keywordLeg } from './keyword-leg.js';
+import { IDENTIFIER_WEIGHT, keywordLeg } from './keyword-leg.js';
 import { retrieve } from './retrieve.js';
 
 describe('question-mode retrieval on the bundled sample', () => {
@@ -65,16 +65,16 @@ describe('question-mode retrieval on the bundled sample', () => {
     ]);
   });
 
-  it('scores each keyword hit by the share of the question it matches, a named identifier in full', () => {
+  it('weighs each keyword hit by the share of the question it matches, a named identifier above all', () => {
     const db = sample.engine.archive.db;
     const inbox = (db.prepare("SELECT id FROM inboxes WHERE name = 'demo'").get() as { id: number }).id;
     const filters = extractFilters(db, 'x', [inbox]);
     const [receipt] = keywordLeg(db, 'where is INV-4473 from the hosting company?', [inbox], filters, 10);
-    expect(receipt?.coverage).toBe(1);
+    expect(receipt?.weight).toBe(IDENTIFIER_WEIGHT);
     const hits = keywordLeg(db, 'pallet racks zebra giraffe', [inbox], filters, 50);
     expect(hits.length).toBeGreaterThan(0);
-    expect(Math.max(...hits.map((h) => h.coverage))).toBe(0.5);
-    expect(Math.min(...hits.map((h) => h.coverage))).toBe(0.25);
+    expect(Math.max(...hits.map((h) => h.weight))).toBe(0.5);
+    expect(Math.min(...hits.map((h) => h.weight))).toBe(0.25);
   });
 
   it('refuses an empty or oversized question with a typed error, and answers any language', async () => {
