@@ -105,6 +105,8 @@ export function keywordLeg(
   inboxIds: readonly number[],
   filters: QuestionFilters,
   limit: number,
+  /** Compute each hit's fusion weight (a few more index lookups); otherwise every weight is 1. */
+  weigh = true,
 ): KeywordHit[] {
   const languages = (sql(db, 'SELECT language FROM keyword_languages').all() as Array<{ language: string }>)
     .map((r) => r.language)
@@ -135,6 +137,7 @@ export function keywordLeg(
     }))
     .sort((a, b) => b.score - a.score)
     .slice(0, limit);
+  if (!weigh) return hits.map((h) => ({ ...h, weight: 1 }));
   const weights = fusionWeights(
     db,
     groups,

@@ -253,12 +253,11 @@ export async function retrieve(
       }
     }
   } else if (options.mode !== 'keyword') notes.push('no embedder configured: keyword retrieval only');
-  const keyword = mode === 'vector' ? [] : keywordLeg(db, q, inboxIds, filters, 200);
+  const keyword = mode === 'vector' ? [] : keywordLeg(db, q, inboxIds, filters, 200, mode === 'hybrid');
 
   // A keyword hit counts by how much of the question it matches (fully for a named
   // identifier): alone, bm25 order is all there is; next to the vector leg, a hit on one
   // common word should not outvote it.
-  const weighted = mode === 'hybrid';
   const threadWeight = new Map<string, number>();
   for (const h of keyword) {
     const key = threadKey(h.inboxId, h.threadId);
@@ -266,7 +265,7 @@ export async function retrieve(
   }
   const threadScores = fuse(
     [keywordThreads(keyword), bestRanks([vectors.threads, vectors.chunks.map((c) => c.threadKey)])],
-    weighted ? [threadWeight] : [],
+    [threadWeight],
   );
   const topThreads = [...threadScores].sort((a, b) => b[1] - a[1]).slice(0, limit);
   const top = new Map(topThreads);
@@ -275,7 +274,7 @@ export async function retrieve(
   for (const c of vectors.chunks) for (const r of c.rowids) rowThread.set(r, c.threadKey);
   const messageScores = fuse(
     [keyword.map((h) => String(h.rowid)), vectors.chunks.flatMap((c) => c.rowids.map(String))],
-    weighted ? [new Map(keyword.map((h) => [String(h.rowid), h.weight]))] : [],
+    [new Map(keyword.map((h) => [String(h.rowid), h.weight]))],
   );
   const ranked = [...messageScores]
     .map(([rowid, score]) => ({
