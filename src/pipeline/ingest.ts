@@ -7,7 +7,7 @@ import { describeError, MailsiftError } from '../core/errors.js';
 import type { MailSource, SourceEntry } from '../core/types.js';
 import { openSource } from '../source/index.js';
 import type { Archive } from '../store/archive.js';
-import { hasExtraction, type StoredExtraction, saveExtraction } from '../store/index.js';
+import { hasExtraction, saveExtraction } from '../store/index.js';
 import { type Inbox, MessageStore } from '../store/message-store.js';
 import type { PreparedMessage } from '../store/records.js';
 import { type ExtractPendingReport, extractPending } from './extract-pending.js';
@@ -72,8 +72,6 @@ type Outcome =
       kind: 'stored';
       rowid?: number;
       prepared?: PreparedMessage;
-      /** Outcomes known without extracting (images, oversized), written before the message. */
-      extractions?: ReadonlyArray<readonly [string, StoredExtraction]>;
       bytes: number;
     }
   | { kind: 'failed'; reason: string };
@@ -187,10 +185,10 @@ async function ingestSource(
     } else {
       counts.bytes += outcome.bytes;
       let rowid = outcome.rowid;
-      for (const [hash, extraction] of outcome.extractions ?? []) {
-        if (!hasExtraction(db, hash)) saveExtraction(db, hash, extraction);
-      }
       if (outcome.prepared) {
+        // Written before the message, so its index finds its attachments settled.
+        for (const [hash, extraction] of outcome.prepared.settled)
+          if (!hasExtraction(db, hash)) saveExtraction(db, hash, extraction);
         const stored = store.storeMessage(inbox, outcome.prepared);
         rowid = stored.rowid;
         if (stored.outcome === 'added') counts.added++;
@@ -254,10 +252,7 @@ async function prepareEntry(context: RunContext, entry: SourceEntry): Promise<Ou
     if (copyOf !== undefined) return { kind: 'stored', rowid: copyOf, bytes: bytes.length };
     // The pool may move `bytes` to a worker: only `prepared` is read after this point.
     const prepared = await context.pool.prepare(bytes, entry.fileTime, rawSha256);
-    const extractions = prepared.toExtract.flatMap((request) =>
-      request.known ? [[request.sha256, request.known] as const] : [],
-    );
-    return { kind: 'stored', prepared, extractions, bytes: prepared.rawSize };
+    return { kind: 'stored', prepared, bytes: prepared.rawSize };
   } catch (error) {
     return { kind: 'failed', reason: describeError(error) };
   }

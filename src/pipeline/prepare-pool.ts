@@ -126,6 +126,5 @@ function reviveBuffers(prepared: PreparedMessage): PreparedMessage {
     ...prepared,
     rawDeflated: buffer(prepared.rawDeflated),
     bodyDeflated: buffer(prepared.bodyDeflated),
-    toExtract: prepared.toExtract.map((request) => ({ ...request, content: buffer(request.content) })),
   };
 }

@@ -29,10 +29,6 @@ function compactBuffers(prepared: PreparedMessage): PreparedMessage {
     ...prepared,
     rawDeflated: compact(prepared.rawDeflated) as Buffer,
     bodyDeflated: compact(prepared.bodyDeflated) as Buffer,
-    toExtract: prepared.toExtract.map((request) => ({
-      ...request,
-      content: compact(request.content) as Buffer,
-    })),
   };
 }
 

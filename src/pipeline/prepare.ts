@@ -4,12 +4,15 @@
 import { createHash } from 'node:crypto';
 import { deflateRawSync } from 'node:zlib';
 import { resolveLimits } from '../attachments/limits.js';
+import { skipped } from '../attachments/outcome.js';
 import { settledWithoutExtracting } from '../attachments/settle.js';
 import { cleanMessage } from '../clean/index.js';
 import type { ParsedAttachment, ParsedMessage } from '../core/types.js';
 import { precomputeKeywordDocument } from '../index/index.js';
 import { parseMessage } from '../parse/index.js';
-import type { ExtractionRequest, PreparedMessage } from '../store/records.js';
+import type { StoredExtraction } from '../store/index.js';
+import type { PreparedMessage } from '../store/records.js';
+import { toStoredExtraction } from './attachment-content.js';
 
 /** zlib level 1: ~3× on mail text at a fraction of the default level's CPU cost. */
 const DEFLATE_LEVEL = 1;
@@ -45,7 +48,10 @@ export async function prepareMessage(
     headerLabels: parsed.labels,
     warnings: parsed.warnings,
     attachments,
-    toExtract: parsed.attachments.map(extractionRequest),
+    settled: parsed.attachments.flatMap((attachment) => {
+      const settled = settledOutcome(attachment);
+      return settled ? [[attachment.sha256, settled] as const] : [];
+    }),
     bodyDeflated: deflateRawSync(Buffer.from(JSON.stringify(cleaned)), { level: DEFLATE_LEVEL }),
     precomputed: precomputeKeywordDocument({
       ...parsed,
@@ -83,34 +89,20 @@ export function contentHash(parsed: ParsedMessage): string {
 const EXTRACTION_LIMITS = resolveLimits({});
 
 /**
- * What extraction needs for one attachment. Attachments the parser did not keep (over
- * LIMITS.maxAttachmentBytes), images and formats without an extractor are settled here,
- * so their bytes never travel on.
+ * The outcome of an attachment no extractor reads: not kept by the parser (over
+ * LIMITS.maxAttachmentBytes), an image, a format without an extractor. Null for the others,
+ * which are extracted after storing.
  */
-function extractionRequest(attachment: ParsedAttachment): ExtractionRequest {
-  const { sha256: hash, filename, contentType, content } = attachment;
-  const skipped = (reason: string, format: string, detectedType: string): ExtractionRequest => ({
-    sha256: hash,
-    filename,
-    contentType,
-    content: Buffer.alloc(0),
-    known: {
-      status: 'skipped',
-      reason,
-      format,
-      detectedType,
-      language: null,
-      truncated: false,
-      text: '',
-      message: null,
-    },
-  });
-  if (content.length === 0 && attachment.size > 0) {
-    return skipped(`too large (${attachment.size} bytes, not kept by the parser)`, 'other', contentType);
-  }
-  const settled = settledWithoutExtracting({ filename, contentType, content }, EXTRACTION_LIMITS);
-  if (settled) return skipped(settled.reason ?? 'skipped', settled.format, settled.detectedType);
-  return { sha256: hash, filename, contentType, content, known: null };
+function settledOutcome(attachment: ParsedAttachment): StoredExtraction | null {
+  const { filename, contentType, content } = attachment;
+  const settled =
+    content.length === 0 && attachment.size > 0
+      ? skipped(
+          { contentType, format: 'other' },
+          `too large (${attachment.size} bytes, not kept by the parser)`,
+        )
+      : settledWithoutExtracting({ filename, contentType, content }, EXTRACTION_LIMITS);
+  return settled && toStoredExtraction(settled);
 }
 
 function threadKeys(parsed: ParsedMessage): string[] {

@@ -23,21 +23,16 @@ export interface PreparedMessage extends MessageEnvelope {
   readonly threadKeys: readonly string[];
   readonly headerLabels: readonly string[];
   readonly attachments: readonly AttachmentMeta[];
-  /** Attachments whose text is still to be extracted (content kept only for those). */
-  readonly toExtract: readonly ExtractionRequest[];
+  /**
+   * Outcomes of the attachments no extractor reads (oversized, images, unknown formats),
+   * by content hash. The others are extracted after storing, from the stored raw bytes,
+   * so no attachment bytes travel with the prepared message.
+   */
+  readonly settled: ReadonlyArray<readonly [sha256: string, extraction: StoredExtraction]>;
   /** The CleanedBody as deflated JSON (what the store keeps; not sent twice from the worker). */
   readonly bodyDeflated: Buffer;
   /** Work an index did in the prepare worker, keyed by its IndexHook name (plain data). */
   readonly precomputed: Readonly<Record<string, unknown>>;
-}
-
-/** An attachment handed to text extraction, or one whose outcome is known without it (images, oversized). */
-export interface ExtractionRequest {
-  readonly sha256: string;
-  readonly filename: string | null;
-  readonly contentType: string;
-  readonly content: Buffer;
-  readonly known: StoredExtraction | null;
 }
 
 /** A stored message as indexes and surfaces see it. */
