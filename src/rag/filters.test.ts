@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Mailsift } from '../engine.js';
 import { extractFilters } from './filters.js';
@@ -8,9 +10,10 @@ const month = (y: number, m: number): number => Date.UTC(y, m - 1, 1);
 
 describe('filters read from a question', () => {
   let engine: Mailsift;
+  let folder: string;
   let inbox: number;
   beforeAll(async () => {
-    engine = (await openFixtureArchive('budget-thread')).engine;
+    ({ engine, folder } = await openFixtureArchive('budget-thread'));
     inbox = (engine.archive.db.prepare("SELECT id FROM inboxes WHERE name = 'work'").get() as { id: number })
       .id;
   });
@@ -63,5 +66,27 @@ describe('filters read from a question', () => {
     ]);
     expect(filters('mail from harbor about option B').people).toEqual(['anna.keller@harbor-freight.example']);
     expect(filters('what is the third option?').people).toEqual([]);
+  });
+
+  it('knows a sender as soon as their first message is stored', async () => {
+    expect(filters('what did Ingrid say about the forklifts?').people).toEqual([]);
+    writeFileSync(
+      join(folder, '05-late.eml'),
+      [
+        'From: Ingrid Solberg <ingrid.solberg@fjord-lift.example>',
+        'To: Anna Keller <anna.keller@harbor-freight.example>',
+        'Subject: Forklift lease for the third shift',
+        'Date: Fri, 07 Jun 2024 10:00:00 +0200',
+        'Message-ID: <forklift-lease-0607@fjord-lift.example>',
+        'Content-Type: text/plain; charset=utf-8',
+        '',
+        'Hi Anna, the two extra forklifts can be on site from 1 July at 1,900 EUR a month each.',
+        '',
+      ].join('\n'),
+    );
+    await engine.ingest([folder], { inbox: 'work', workers: 0 });
+    expect(filters('what did Ingrid say about the forklifts?').people).toEqual([
+      'ingrid.solberg@fjord-lift.example',
+    ]);
   });
 });

@@ -264,6 +264,29 @@ function matchPeople(db: Db, questionWords: readonly string[], inboxIds: readonl
     questionWords.filter((w) => w.length >= 3 && !/^\d+$/.test(w) && !isStopword(w, null)),
   );
   if (wanted.size === 0 || inboxIds.length === 0) return [];
+  const byWord = senderWords(db, inboxIds);
+  return [...wanted]
+    .map((w) => byWord.get(w))
+    .filter((set): set is Set<string> => set !== undefined && set.size <= 5)
+    .flatMap((set) => [...set])
+    .sort();
+}
+
+/**
+ * Every sender's words (name parts, first domain label, and for senders without a name the
+ * address local part) with the addresses that carry them. Reading the distinct senders is a
+ * scan of every message, so the map is kept per database until a message is added or removed.
+ */
+const senderCache = new WeakMap<Db, { stamp: string; byWord: Map<string, Set<string>> }>();
+
+function senderWords(db: Db, inboxIds: readonly number[]): Map<string, Set<string>> {
+  const { maxId, n } = sql(db, 'SELECT max(id) AS maxId, count(*) AS n FROM messages').get() as {
+    maxId: number | null;
+    n: number;
+  };
+  const stamp = `${JSON.stringify(inboxIds)}:${maxId}:${n}`;
+  const cached = senderCache.get(db);
+  if (cached?.stamp === stamp) return cached.byWord;
   const senders = sql(
     db,
     `SELECT DISTINCT from_name AS name, from_address AS address FROM messages
@@ -282,13 +305,11 @@ function matchPeople(db: Db, questionWords: readonly string[], inboxIds: readonl
       ].map(foldTerm),
     );
     for (const key of keys) {
-      if (key.length < 3 || !wanted.has(key)) continue;
+      if (key.length < 3) continue;
       if (!byWord.has(key)) byWord.set(key, new Set());
       byWord.get(key)?.add(address);
     }
   }
-  return [...byWord.values()]
-    .filter((set) => set.size <= 5)
-    .flatMap((set) => [...set])
-    .sort();
+  senderCache.set(db, { stamp, byWord });
+  return byWord;
 }

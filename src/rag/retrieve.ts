@@ -336,7 +336,8 @@ function pack(
   );
   const head = sql(
     db,
-    'SELECT from_name AS name, from_address AS address, subject FROM messages WHERE message_id = ? LIMIT 1',
+    // By (inbox, Message-ID), the store's unique key: Message-ID alone would scan every message.
+    'SELECT from_name AS name, from_address AS address, subject FROM messages WHERE inbox_id = ? AND message_id = ?',
   );
   const passages: Passage[] = [];
   const seen = new Set<number>();
@@ -346,7 +347,7 @@ function pack(
     seen.add(c.id);
     used += c.tokens;
     const meta = JSON.parse(c.meta) as ChunkMeta;
-    const first = head.get(meta.messageIds[0]) as
+    const first = head.get(c.inboxId, meta.messageIds[0]) as
       | { name: string; address: string; subject: string }
       | undefined;
     passages.push({
