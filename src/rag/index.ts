@@ -28,6 +28,7 @@ export { type EndpointOptions, ProviderError } from './provider-http.js';
 export {
   MAX_QUESTION_CHARS,
   type Passage,
+  type RetrievalMode,
   type RetrievalResult,
   type RetrieveOptions,
   retrieve,
