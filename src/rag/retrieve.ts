@@ -81,6 +81,10 @@ interface ChunkRow {
 }
 
 const threadKey = (inboxId: number, threadId: string): string => `${inboxId}:${threadId}`;
+const splitKey = (key: string): { inboxId: number; threadId: string } => {
+  const at = key.indexOf(':');
+  return { inboxId: Number(key.slice(0, at)), threadId: key.slice(at + 1) };
+};
 
 /**
  * Adds weight/(k + rank) for each list's items (rank 1-based, first appearance counts); an
@@ -233,7 +237,6 @@ export async function retrieve(
       : [inboxByName(db, options.inbox)];
   const inboxIds = inboxes.map((i) => i.id);
   const inboxName = new Map(inboxes.map((i) => [i.id, i.name]));
-  syncChunks(db, options.embedder?.tokenizer ? { tokenizer: options.embedder.tokenizer } : {});
   const filters = extractFilters(db, q, inboxIds, options.now);
   const notes: string[] = [];
 
@@ -289,6 +292,12 @@ export async function retrieve(
     const row = info.get(m.rowid) as { messageId: string; threadId: string } | undefined;
     return row ? [{ ...row, score: m.score }] : [];
   });
+  // Only the threads the pack reads: after a fresh ingest every thread is dirty, and
+  // chunking them all would make the first question pay for the whole archive.
+  syncChunks(db, {
+    ...(options.embedder?.tokenizer ? { tokenizer: options.embedder.tokenizer } : {}),
+    threads: topThreads.map(([key]) => splitKey(key)),
+  });
   const vectorRank = new Map(vectors.chunks.map((c, i) => [c.id, i]));
   const passages = pack(
     db,
@@ -305,8 +314,8 @@ export async function retrieve(
     ...(degraded === undefined ? {} : { degraded }),
     filters,
     threads: topThreads.map(([key, score]) => {
-      const [inboxId, ...rest] = key.split(':');
-      return { inbox: inboxName.get(Number(inboxId)) ?? '', threadId: rest.join(':'), score };
+      const { inboxId, threadId } = splitKey(key);
+      return { inbox: inboxName.get(inboxId) ?? '', threadId, score };
     }),
     messages,
     passages,
@@ -371,8 +380,8 @@ function pack(
     });
   };
   for (const key of threads) {
-    const [inboxId, ...rest] = key.split(':');
-    const summary = summaryOf.get(Number(inboxId), rest.join(':')) as ChunkRow | undefined;
+    const { inboxId, threadId } = splitKey(key);
+    const summary = summaryOf.get(inboxId, threadId) as ChunkRow | undefined;
     if (summary) add(summary);
     for (const m of ranked.filter((r) => rowThread.get(r.rowid) === key).slice(0, 3)) {
       const chunks = (chunksOf.all(m.rowid) as ChunkRow[]).sort(

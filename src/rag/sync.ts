@@ -1,7 +1,8 @@
 // Keeps chunks in step with the store. The hook runs inside the store's transactions and
 // only does cheap work: it marks the message's thread dirty, and on delete removes the
-// message's chunks and vectors at once. syncChunks rebuilds dirty threads later (before
-// embedding and retrieval), so ingest never pays for chunking a long thread per message.
+// message's chunks and vectors at once. syncChunks rebuilds dirty threads later (all before
+// embedding, a question's top threads before retrieval), so ingest never pays for chunking a
+// long thread per message.
 
 import { createHash } from 'node:crypto';
 import { type Db, type IndexHook, loadThread, sql } from '../store/index.js';
@@ -86,18 +87,36 @@ export interface SyncReport {
   readonly chunksAdded: number;
 }
 
-/** Rebuilds the chunks of every dirty thread, a few threads per transaction. */
-export function syncChunks(db: Db, options: ChunkOptions = {}): SyncReport {
+export interface SyncOptions extends ChunkOptions {
+  /**
+   * Only these threads (those that are dirty): a question rebuilds what it is about to read,
+   * not every thread a fresh ingest left dirty. Default: every dirty thread.
+   */
+  readonly threads?: ReadonlyArray<{ readonly inboxId: number; readonly threadId: string }>;
+}
+
+/** Rebuilds the chunks of dirty threads (all, or `options.threads`), a few per transaction. */
+export function syncChunks(db: Db, options: SyncOptions = {}): SyncReport {
+  const { threads: only, ...chunkOptions } = options;
   let threads = 0;
   let chunksAdded = 0;
-  const next = sql(db, 'SELECT inbox_id AS inboxId, thread_id AS threadId FROM rag_dirty_threads LIMIT 200');
+  const next =
+    only === undefined
+      ? sql(db, 'SELECT inbox_id AS inboxId, thread_id AS threadId FROM rag_dirty_threads LIMIT 200')
+      : sql(
+          db,
+          `SELECT d.inbox_id AS inboxId, d.thread_id AS threadId FROM rag_dirty_threads d
+           JOIN json_each(@threads) t ON d.inbox_id = t.value ->> '$.inboxId' AND d.thread_id = t.value ->> '$.threadId'
+           LIMIT 200`,
+        );
+  const binds = only === undefined ? [] : [{ threads: JSON.stringify(only) }];
   const done = sql(db, 'DELETE FROM rag_dirty_threads WHERE inbox_id = ? AND thread_id = ?');
   for (;;) {
-    const batch = next.all() as Array<{ inboxId: number; threadId: string }>;
+    const batch = next.all(...binds) as Array<{ inboxId: number; threadId: string }>;
     if (batch.length === 0) break;
     db.transaction(() => {
       for (const { inboxId, threadId } of batch) {
-        chunksAdded += rebuildThread(db, inboxId, threadId, options);
+        chunksAdded += rebuildThread(db, inboxId, threadId, chunkOptions);
         done.run(inboxId, threadId);
         threads++;
       }
