@@ -46,7 +46,7 @@ function attachmentText(attachments: IndexableMessage['attachments']): string {
 const MIN_FUZZY_WORD = 3;
 
 /** Quoted history is a low-weight fallback; its first part carries nearly all its value. */
-const QUOTED_INDEX_CHARS = 8_000;
+const QUOTED_INDEX_CHARS = 2_000;
 
 /** What the keyword index reads of a message: available before it is stored, too. */
 export type IndexableMessage = Pick<
@@ -79,16 +79,22 @@ export function formatAddress(address: Address): string {
   return address.address ? `${address.name} <${address.address}>` : address.name;
 }
 
+/** Forwarded blocks (sender, subject, text): a copy of someone else's message, not the forwarder's words. */
+function forwardedText(cleaned: IndexableMessage['cleaned']): string {
+  return cleaned.forwarded
+    .map((block) =>
+      [block.from, block.subject, block.text].filter((part): part is string => !!part).join('\n'),
+    )
+    .join('\n\n');
+}
+
 export function fieldTexts(message: IndexableMessage): FieldTexts {
   const cleaned = message.cleaned;
-  const forwarded = cleaned.forwarded.map((block) =>
-    [block.from, block.subject, block.text].filter((part): part is string => !!part).join('\n'),
-  );
   return {
     from: message.from ? formatAddress(message.from) : '',
     recipients: [...message.to, ...message.cc, ...message.bcc].map(formatAddress).join(', '),
     subject: message.subject,
-    text: [authoredForIndex(cleaned), ...forwarded].filter(Boolean).join('\n\n'),
+    text: [authoredForIndex(cleaned), forwardedText(cleaned)].filter(Boolean).join('\n\n'),
     attachments: attachmentText(message.attachments),
     quoted: cleaned.quoted.slice(0, QUOTED_INDEX_CHARS),
   };
@@ -124,17 +130,22 @@ export function analyseBody(message: Omit<IndexableMessage, 'attachments'>): Bod
   const texts = fieldTexts({ ...message, attachments: [] });
   const language = messageLanguage(texts);
   const ident = identifierAnalyzer();
-  const authored = textAnalyzer(language).analyze(texts.text, 'document');
+  const analyzer = textAnalyzer(language);
+  // The `text` highlight field shows both; the index weighs a forwarded copy below the
+  // forwarder's own words, so the original message outranks its forwards.
+  const authored = analyzer.analyze(authoredForIndex(message.cleaned), 'document');
+  const forwarded = analyzer.analyze(forwardedText(message.cleaned), 'document');
   return {
     columns: {
       ident_from: terms(ident.analyze(texts.from, 'document')),
       ident_recipients: terms(ident.analyze(texts.recipients, 'document')),
       ident_subject: terms(ident.analyze(texts.subject, 'document')),
       text_authored: terms(authored, 'exact'),
-      text_stems: terms(authored, 'stem'),
+      text_forwarded: terms(forwarded, 'exact'),
+      text_stems: joinTerms(terms(authored, 'stem'), terms(forwarded, 'stem')),
       text_quoted: terms(textAnalyzer(null).analyze(texts.quoted, 'document')),
     },
-    words: fuzzyWords(authored),
+    words: [...fuzzyWords(authored), ...fuzzyWords(forwarded)],
     language,
     untrusted: isUntrusted(message.auth),
   };
@@ -153,7 +164,8 @@ export function completeDocument(
     ident_recipients: own.ident_recipients,
     ident_subject: own.ident_subject,
     text_authored: own.text_authored,
-    text_stems: `${own.text_stems} ${terms(attachmentTokens, 'stem')}`.trim(),
+    text_forwarded: own.text_forwarded,
+    text_stems: joinTerms(own.text_stems, terms(attachmentTokens, 'stem')),
     text_attachments: terms(attachmentTokens, 'exact'),
     text_quoted: own.text_quoted,
   };
@@ -180,6 +192,8 @@ function fuzzyWords(tokens: readonly Token[]): string[] {
   }
   return words;
 }
+
+const joinTerms = (a: string, b: string): string => (a && b ? `${a} ${b}` : a || b);
 
 function terms(tokens: readonly Token[], kind?: 'exact' | 'stem'): string {
   const out: string[] = [];

@@ -54,9 +54,10 @@ function preparedDocument(db: Db, prepared: PreparedMessage): IndexedDocument | 
 
 /** Analyses stored message `rowid` and writes its index rows (replacing any previous ones). */
 export function indexMessage(db: Db, rowid: number, prepared?: PreparedMessage): void {
-  const row = sql(db, 'SELECT inbox_id, date, thread_id FROM messages WHERE id = ?').get(rowid) as
-    | { inbox_id: number; date: number; thread_id: string }
-    | undefined;
+  const row = sql(
+    db,
+    'SELECT inbox_id, date, thread_id, list_id IS NOT NULL AS bulk FROM messages WHERE id = ?',
+  ).get(rowid) as { inbox_id: number; date: number; thread_id: string; bulk: number } | undefined;
   if (!row) return;
   const doc =
     (prepared && preparedDocument(db, prepared)) ??
@@ -67,8 +68,8 @@ export function indexMessage(db: Db, rowid: number, prepared?: PreparedMessage):
   else sql(db, INSERT_INDEX).run(rowid, ...values);
   sql(
     db,
-    `INSERT INTO keyword_docs (rowid, inbox_id, date, thread_id, untrusted, excluded, language, checksum)
-     VALUES (?, ?, ?, ?, ?, ${EXCLUDED_NOW('?')}, ?, ?)`,
+    `INSERT INTO keyword_docs (rowid, inbox_id, date, thread_id, untrusted, excluded, bulk, language, checksum)
+     VALUES (?, ?, ?, ?, ?, ${EXCLUDED_NOW('?')}, ?, ?, ?)`,
   ).run(
     rowid,
     row.inbox_id,
@@ -76,6 +77,7 @@ export function indexMessage(db: Db, rowid: number, prepared?: PreparedMessage):
     row.thread_id,
     doc.untrusted ? 1 : 0,
     rowid,
+    row.bulk,
     doc.language,
     doc.checksum,
   );

@@ -62,17 +62,37 @@ describe('keyword index maintenance', () => {
     a.db.prepare('DELETE FROM keyword_docs WHERE rowid = ?').run(rowid);
     a.db
       .prepare(
-        'INSERT INTO keyword_docs (rowid, inbox_id, date, thread_id, untrusted, excluded, language, checksum) VALUES (999, 1, 0, ?, 0, 0, NULL, ?)',
+        'INSERT INTO keyword_docs (rowid, inbox_id, date, thread_id, untrusted, excluded, bulk, language, checksum) VALUES (999, 1, 0, ?, 0, 0, 0, NULL, ?)',
       )
       .run('t', 'x');
+    // The receipt has no List-Id: an index row calling it bulk would rank it down.
+    const receipt = a.rowidOf('stripe-4471@mail.stripe.com');
+    a.db.prepare('UPDATE keyword_docs SET bulk = 1 WHERE rowid = ?').run(receipt);
     const report = checkIndex(a.db);
     expect(report.ok).toBe(false);
     expect(report.problems.join('\n')).toMatch(/messages missing from the index: 1 row\(s\) \(\d+\)/);
     expect(report.problems.join('\n')).toMatch(/index rows for deleted messages: 1 row\(s\) \(999\)/);
+    expect(report.problems.join('\n')).toContain(
+      `thread, exclusion or bulk flag disagrees with the store: 1 row(s) (${receipt})`,
+    );
 
     const progress: number[] = [];
     expect(reindex(a.db, (p) => progress.push(p.done))).toEqual({ indexed: 3 });
     expect(progress.at(-1)).toBe(3);
+    expect(checkIndex(a.db, { deep: true })).toEqual({ ok: true, problems: [] });
+    expect(ids(a, 'budget')).toHaveLength(2);
+  });
+
+  it('drops an index written by another version, reports it stale, and reindex rebuilds it', async () => {
+    const a = await openTestArchive(['stripe-receipt', 'budget-start', 'budget-reply']);
+    archive = a;
+    // An index of the previous layout: keyword_docs without the bulk flag, no forwarded column.
+    a.db.exec('ALTER TABLE keyword_docs DROP COLUMN bulk');
+    a.db.prepare("UPDATE keyword_meta SET value = '5' WHERE key = 'version'").run();
+    ensureKeywordIndex(a.db);
+    expect(checkIndex(a.db).problems[0]).toMatch(/state is 'stale'/);
+    expect(() => searchMessages(a.db, { q: 'budget' })).toThrow(/reindex/);
+    expect(reindex(a.db)).toEqual({ indexed: 3 });
     expect(checkIndex(a.db, { deep: true })).toEqual({ ok: true, problems: [] });
     expect(ids(a, 'budget')).toHaveLength(2);
   });

@@ -102,11 +102,12 @@ export function checkIndex(db: Db, options: { deep?: boolean } = {}): CheckRepor
       .all() as number[],
   );
   report(
-    'index rows whose thread or exclusion disagrees with the store',
+    'index rows whose thread, exclusion or bulk flag disagrees with the store',
     db
       .prepare(
         `SELECT d.rowid FROM keyword_docs d JOIN messages m ON m.id = d.rowid
-         WHERE d.thread_id <> m.thread_id OR d.excluded <> ${EXCLUDED_NOW('d.rowid')} ORDER BY d.rowid`,
+         WHERE d.thread_id <> m.thread_id OR d.excluded <> ${EXCLUDED_NOW('d.rowid')}
+           OR d.bulk <> (m.list_id IS NOT NULL) ORDER BY d.rowid`,
       )
       .pluck()
       .all() as number[],

@@ -10,7 +10,7 @@ import { type Db, sql } from '../store/index.js';
  * Bumped whenever analysis or column layout changes: an index written by another version
  * is reported stale and must be rebuilt with `reindex`.
  */
-export const INDEX_VERSION = '5';
+export const INDEX_VERSION = '6';
 
 /** FTS5 columns in declaration order; bm25 weights and one-hot explain vectors follow it. */
 export const COLUMNS = [
@@ -18,6 +18,7 @@ export const COLUMNS = [
   'ident_recipients',
   'ident_subject',
   'text_authored',
+  'text_forwarded',
   'text_stems',
   'text_attachments',
   'text_quoted',
@@ -27,7 +28,12 @@ export type Column = (typeof COLUMNS)[number];
 
 export const IDENTIFIER_COLUMNS: readonly Column[] = ['ident_from', 'ident_recipients', 'ident_subject'];
 /** Columns holding exact text terms (words and compounds). */
-export const EXACT_TEXT_COLUMNS: readonly Column[] = ['text_authored', 'text_attachments', 'text_quoted'];
+export const EXACT_TEXT_COLUMNS: readonly Column[] = [
+  'text_authored',
+  'text_forwarded',
+  'text_attachments',
+  'text_quoted',
+];
 
 /** Labels that keep a message out of relevance search, whatever the caller asks. */
 export const EXCLUDED_LABELS = ['spam', 'trash', 'blocked'] as const;
@@ -57,6 +63,8 @@ const CREATE = `
     thread_id TEXT NOT NULL,
     untrusted INTEGER NOT NULL,
     excluded INTEGER NOT NULL,
+    -- Mailing-list, notification or Precedence: bulk mail (the store's list_id): ranked lower.
+    bulk INTEGER NOT NULL,
     language TEXT,
     checksum TEXT NOT NULL
   );

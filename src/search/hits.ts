@@ -6,6 +6,7 @@ import { COLUMNS, type Column, fieldTexts, formatAddress } from '../index/index.
 import { type Db, loadMessage, type StoredMessage, sql } from '../store/index.js';
 import { buildHighlights, type Highlights } from './highlights.js';
 import type { HighlightTerms } from './match.js';
+import { BULK_FACTOR } from './ranked-query.js';
 
 const PREVIEW_CHARS = 200;
 
@@ -19,9 +20,11 @@ export interface AttachmentSummary {
 export interface Explanation {
   /** Weighted bm25 of each index column that matched, scored as if it were the only field. */
   readonly fields: Partial<Record<Column, number>>;
-  /** The combined weighted bm25 (score = bm25 × recency). */
+  /** The combined weighted bm25 (score = bm25 × recency × bulk). */
   readonly bm25: number;
   readonly recency: number;
+  /** 1, or BULK_FACTOR for mailing-list, notification and bulk mail. */
+  readonly bulk: number;
   /** 'fuzzy' when the hit came from typo-tolerant fill. */
   readonly match: 'exact' | 'fuzzy';
 }
@@ -117,12 +120,14 @@ export function scoreDetails(
   } | null,
 ): Scored {
   const message = loadMessage(db, row.rowid) as StoredMessage;
-  const stored = sql(db, 'SELECT language FROM keyword_docs WHERE rowid = ?').pluck().get(row.rowid) as
-    | string
-    | null;
-  const language: Language | null = stored !== null && isLanguage(stored) ? stored : null;
+  const stored = sql(db, 'SELECT language, bulk FROM keyword_docs WHERE rowid = ?').get(row.rowid) as
+    | { language: string | null; bulk: number }
+    | undefined;
+  const language: Language | null =
+    stored?.language != null && isLanguage(stored.language) ? stored.language : null;
   const highlights = buildHighlights(fieldTexts(message), language, terms);
   if (!explain) return { message, highlights, score: row.score };
+  const bulk = stored?.bulk ? BULK_FACTOR : 1;
   const fields: Partial<Record<Column, number>> = {};
   for (const column of COLUMNS) {
     const value = explain.contributions?.[column] ?? 0;
@@ -132,7 +137,13 @@ export function scoreDetails(
     message,
     highlights,
     score: row.score,
-    explain: { fields, bm25: row.score / explain.recency, recency: explain.recency, match: explain.match },
+    explain: {
+      fields,
+      bm25: row.score / (explain.recency * bulk),
+      recency: explain.recency,
+      bulk,
+      match: explain.match,
+    },
   };
 }
 

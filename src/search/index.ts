@@ -17,7 +17,7 @@ export {
   searchParamsSchema,
 } from './params.js';
 export { clearRankCache } from './rank-cache.js';
-export { COLUMN_WEIGHTS } from './ranked-query.js';
+export { BULK_FACTOR, COLUMN_WEIGHTS } from './ranked-query.js';
 export {
   FUZZY_BUDGET_MS,
   type MessageSearchResult,

@@ -44,7 +44,9 @@ export function groupAlternatives(group: QueryGroup, match: GroupMatch): string[
   // A stem equal to the word is already matched by the exact alternative.
   const stems = group.parts.length === 1 ? (group.stems[0] ?? []).filter((s) => s !== group.parts[0]) : [];
   if (stems.length > 0) {
-    alternatives.push(`{text_stems text_authored text_attachments} : (${stems.map(quote).join(' OR ')})`);
+    alternatives.push(
+      `{text_stems text_authored text_forwarded text_attachments} : (${stems.map(quote).join(' OR ')})`,
+    );
   }
   return alternatives;
 }

@@ -20,14 +20,17 @@ import type { KeysetPosition } from './page-token.js';
 
 /**
  * bm25 column weights: who sent it and what it is called say most about a message; then
- * what its author wrote; attachment names less; stems (a weaker form of the same words)
- * and quoted history (someone else's words, already indexed in their own message) least.
+ * what its author wrote; a forwarded copy and attachment text less (the forwarded original
+ * is usually in the archive too, and should outrank its forwards); stems (a weaker form of
+ * the same words) and quoted history (someone else's words, already indexed in their own
+ * message) least.
  */
 export const COLUMN_WEIGHTS: Readonly<Record<Column, number>> = {
   ident_from: 4,
   ident_recipients: 2,
   ident_subject: 4,
   text_authored: 2,
+  text_forwarded: 1,
   text_stems: 0.5,
   text_attachments: 1,
   text_quoted: 0.25,
@@ -69,8 +72,20 @@ export function recencyFactor(ctx: RankContext, date: number): number {
   return 1 + (ctx.maxBoost - 1) * 2 ** (-age / (ctx.halfLifeDays * DAY_MS));
 }
 
-/** The recency multiplier of keyword_docs row `d`, as SQL: every score is computed by this one expression. */
-const RECENCY_SQL = '(1.0 + @boost * pow(2.0, -max(0, @origin - d.date) / @halfLife))';
+/**
+ * Relevance multiplier of mailing-list, notification and `Precedence: bulk` mail (the
+ * store's List-Id marker). Such mail repeats the words of every topic in short, dense
+ * messages, which bm25's length normalisation favours, so a one-line notification that
+ * names a topic would otherwise outrank the message that is about it. Bounded like
+ * recency: bulk mail scores at most this much lower, and never higher, than its bm25.
+ */
+export const BULK_FACTOR = 0.5;
+
+/**
+ * The recency and bulk multipliers of keyword_docs row `d`, as SQL: every score is
+ * computed by this one expression. Both are at most M, the recency bound.
+ */
+const FACTORS_SQL = `(1.0 + @boost * pow(2.0, -max(0, @origin - d.date) / @halfLife)) * (CASE d.bulk WHEN 0 THEN 1.0 ELSE ${BULK_FACTOR} END)`;
 
 /** SQL: keyword_docs row `d` may be shown for `ctx` (inbox, dates, trust, exclusion). */
 function shownSql(ctx: RankContext): string {
@@ -88,7 +103,7 @@ function shownSql(ctx: RankContext): string {
 function baseSql(ctx: RankContext, since = false): string {
   return `
     SELECT k.rowid AS rowid, d.date AS date, d.thread_id AS threadId, d.inbox_id AS inboxId,
-      (-bm25(keyword_index, ${WEIGHTS})) * ${RECENCY_SQL} AS score
+      (-bm25(keyword_index, ${WEIGHTS})) * ${FACTORS_SQL} AS score
     FROM keyword_index k CROSS JOIN keyword_docs d ON d.rowid = k.rowid
     WHERE keyword_index MATCH @match AND k.rowid <= @watermark AND ${shownSql(ctx)}
       ${since ? 'AND d.date >= @since' : ''}`;
@@ -212,7 +227,7 @@ export function topMessages(db: Db, ctx: RankContext, match: string, need: numbe
        SELECT rowid, -bm25(keyword_index, ${WEIGHTS}) AS b FROM keyword_index
        WHERE keyword_index MATCH @match AND rowid <= @watermark ORDER BY b DESC LIMIT @keep)
      SELECT top.rowid AS rowid, top.b AS b, d.date AS date, d.inbox_id AS inboxId, d.thread_id AS threadId,
-       top.b * ${RECENCY_SQL} AS score, coalesce(${shownSql(ctx)}, 0) AS shown
+       top.b * ${FACTORS_SQL} AS score, coalesce(${shownSql(ctx)}, 0) AS shown
      FROM top LEFT JOIN keyword_docs d ON d.rowid = top.rowid`,
   ).all(binds(ctx, match, null, { keep })) as Array<Required<RankedRow> & { b: number; shown: number }>;
   const rows: RankedRow[] = found
