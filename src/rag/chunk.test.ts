@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { ChunkMeta } from './chunk.js';
 import { syncChunks } from './sync.js';
 import { chunkRows, openFixtureArchive } from './test-helpers.js';
-import { approximateTokens, splitText } from './tokens.js';
+import { approximateTokens, contentSentences, isSalutation, splitText } from './tokens.js';
 
 describe('thread-aware chunks', () => {
   it('builds a summary, split detail chunks with headers and one merged question/answer chunk', async () => {
@@ -54,7 +54,10 @@ describe('thread-aware chunks', () => {
 
     const decision = details.find((r) => r.text.includes('opzione B')) as (typeof details)[number];
     const decisionMeta = JSON.parse(decision.meta) as ChunkMeta;
-    expect(decision.text).toContain('In reply to Anna Keller: "Hi Marco, hi all,');
+    // The replied-to line quotes what the parent says, not its greeting ("Hi Marco, hi all,").
+    expect(decision.text).toContain(
+      'In reply to Anna Keller: "as promised in Friday\'s call, here are the three options for the Rotterdam hub budget',
+    );
     expect(decisionMeta).toMatchObject({ inbox: 'work', language: 'it', depth: 1, hasAttachment: false });
     expect(decisionMeta.participants).toEqual([
       'anna.keller@harbor-freight.example',
@@ -119,5 +122,38 @@ describe('splitText', () => {
     expect(windows.length).toBeGreaterThan(2);
     for (const w of windows) expect(approximateTokens.count(w)).toBeLessThanOrEqual(40);
     expect(splitText('', 40, 10, approximateTokens)).toEqual([]);
+  });
+});
+
+describe('salutations', () => {
+  it('recognises greetings and names-only openings in the languages we clean, not content', () => {
+    for (const greeting of [
+      'Hi Tom,',
+      'Dear Marco,',
+      'Luca, Laura,',
+      'All,',
+      'Hi everyone,',
+      'Ciao Giulia,',
+      'Sehr geehrte Frau Weber,',
+      'Bonjour à tous,',
+      'Estimado Juan:',
+      'Здравствуйте, Ольга!',
+    ])
+      expect(isSalutation(greeting), greeting).toBe(true);
+    for (const content of [
+      'Option B.',
+      'yes please,',
+      'Got it, thanks.',
+      'Hello Marco, our ledger shows INV-K-30577 still open.',
+      'Elena Marchetti signed yesterday.',
+    ])
+      expect(isSalutation(content), content).toBe(false);
+  });
+
+  it('starts a text at its first real sentence', () => {
+    expect(
+      contentSentences('Hi Tom,\n\nLuca, Laura,\n\nElena signed yesterday. She joins on November 4.'),
+    ).toEqual(['Elena signed yesterday.', 'She joins on November 4.']);
+    expect(contentSentences('Dear Ravi,')).toEqual([]);
   });
 });

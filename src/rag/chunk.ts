@@ -5,7 +5,7 @@
 import { detectLanguage } from '../analysis/index.js';
 import type { StoredMessage, ThreadEntry } from '../store/index.js';
 import { extractiveSummary } from './summary.js';
-import { approximateTokens, sentences, splitText, type TokenCounter } from './tokens.js';
+import { approximateTokens, contentSentences, splitText, type TokenCounter } from './tokens.js';
 
 export type ChunkKind = 'summary' | 'detail' | 'attachment';
 
@@ -59,7 +59,8 @@ function header(m: StoredMessage, parent: StoredMessage | undefined): string {
     `From: ${sender(m)}`,
     `Date: ${m.date.toISOString().slice(0, 10)}`,
   ];
-  const replied = parent ? sentences(parent.cleaned.authored)[0] : undefined;
+  // The parent's first real sentence: its salutation would say nothing of what is answered.
+  const replied = parent ? contentSentences(parent.cleaned.authored)[0] : undefined;
   if (parent && replied)
     lines.push(
       `In reply to ${parent.from?.name || parent.from?.address || 'a message'}: "${replied.slice(0, 160)}"`,
@@ -107,6 +108,7 @@ export function buildThreadChunks(entries: readonly ThreadEntry[], options: Chun
   const count = (t: string): number => o.tokenizer.count(t);
   const parentOf = parents(entries);
   const authored = entries.map((e) => e.message.cleaned.authored.trim());
+  const languages = authored.map((text) => (text === '' ? null : detectLanguage(text)));
   const chunks: ChunkDraft[] = [];
   const merged = new Set<number>();
 
@@ -115,7 +117,7 @@ export function buildThreadChunks(entries: readonly ThreadEntry[], options: Chun
     const m = entry.message;
     const parent = parentOf[i] === undefined ? undefined : entries[parentOf[i] as number]?.message;
     const head = header(m, parent);
-    const language = detectLanguage(authored[i] as string);
+    const language = languages[i] ?? null;
     const text = authored[i] as string;
     // A short question: its short direct answers join it, so the exchange is retrieved whole.
     if (text.includes('?') && count(text) <= o.shortTokens) {

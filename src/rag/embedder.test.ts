@@ -97,7 +97,9 @@ describe('embedPending', () => {
     expect(vectorModel(db)).toEqual({ model: 'openai:m1', dimensions: LOOPBACK_DIMENSIONS });
     const inbox = (db.prepare("SELECT id FROM inboxes WHERE name = 'work'").get() as { id: number }).id;
     const query = Float32Array.from(
-      (await openAiEmbedder({ url: server.url, model: 'm1' }).embed(['forklift lease on top']))[0] ?? [],
+      (
+        await openAiEmbedder({ url: server.url, model: 'm1' }).embed(['the lease is on line 4 of the sheet'])
+      )[0] ?? [],
     );
     const hits = knn(db, query, { inboxId: inbox, kinds: ['detail'], k: 3 });
     const best = db.prepare('SELECT text FROM rag_chunks WHERE id = ?').get(hits[0]?.chunkId) as {

@@ -5,6 +5,7 @@ import { openAiEmbedder } from './embedder.js';
 import { type Loopback, startLoopback } from './openai-loopback.js';
 import { retrieve } from './retrieve.js';
 import { openFixtureArchive } from './test-helpers.js';
+import { distances, knn } from './vectors.js';
 
 describe('hybrid retrieval with the loopback embedder', () => {
   let server: Loopback;
@@ -73,5 +74,22 @@ describe('hybrid retrieval with the loopback embedder', () => {
     expect(may.messages).toEqual([]);
     const pdf = await retrieve(engine, 'option B with a PDF', { inbox: 'work', embedder });
     expect(pdf.messages).toEqual([]);
+  });
+
+  it('scores chunks of a thread against the question as the nearest-neighbour search does', async () => {
+    const embedder = openAiEmbedder({ url: server.url, model: 'm' });
+    const [question] = await embedder.embed(['who approved the forklift lease?']);
+    const db = engine.archive.db;
+    const inboxId = (db.prepare("SELECT id FROM inboxes WHERE name = 'work'").get() as { id: number }).id;
+    const nearest = knn(db, question as Float32Array, { inboxId, kinds: ['detail'], k: 10 });
+    expect(nearest.length).toBeGreaterThan(1);
+    const direct = distances(
+      db,
+      question as Float32Array,
+      nearest.map((h) => h.chunkId),
+    );
+    const byId = new Map(direct.map((d) => [d.chunkId, d.distance]));
+    for (const h of nearest) expect(byId.get(h.chunkId)).toBeCloseTo(h.distance, 5);
+    expect(distances(db, question as Float32Array, [])).toEqual([]);
   });
 });

@@ -11,7 +11,7 @@ import type { Embedder } from './embedder.js';
 import { extractFilters, type QuestionFilters } from './filters.js';
 import { BULK_FACTOR, filterSql, type KeywordHit, keywordLeg } from './keyword-leg.js';
 import { syncChunks } from './sync.js';
-import { knn, vectorModel } from './vectors.js';
+import { distances, knn, vectorModel } from './vectors.js';
 
 /** Longest question accepted: a question, not a document (50 KB pasted mail is refused). */
 export const MAX_QUESTION_CHARS = 2000;
@@ -165,11 +165,49 @@ function allowed(db: Db, rowids: readonly number[], filters: QuestionFilters): S
   return new Set(rows.map((r) => r.rowid));
 }
 
+interface VectorChunk {
+  readonly id: number;
+  readonly threadKey: string;
+  readonly rowids: number[];
+  readonly similarity: number;
+}
+
 interface VectorLeg {
   /** Thread keys by summary similarity. */
   readonly threads: string[];
-  /** Chunk ids of details and attachments, closest first, each with its message rowids. */
-  readonly chunks: Array<{ id: number; threadKey: string; rowids: number[] }>;
+  /** Details and attachments, closest first, with their message rowids. */
+  readonly chunks: VectorChunk[];
+  readonly embedding: Float32Array | null;
+}
+
+const NO_VECTORS: VectorLeg = { threads: [], chunks: [], embedding: null };
+
+/**
+ * Chunks with their threads and messages, closest first; bulk mail (lists, newsletters,
+ * notifications) at the keyword leg's discount: it is near every topic and rarely what a
+ * question is after. Only messages the filters allow.
+ */
+function resolveHits(
+  db: Db,
+  hits: ReadonlyArray<{ chunkId: number; distance: number }>,
+  filters: QuestionFilters,
+): VectorChunk[] {
+  const rowsOf = sql(
+    db,
+    `SELECT l.message_rowid AS rowid, m.list_id IS NOT NULL AS bulk FROM rag_chunk_messages l
+     JOIN messages m ON m.id = l.message_rowid WHERE l.chunk_id = ?`,
+  );
+  const chunkOf = sql(db, 'SELECT inbox_id AS inboxId, thread_id AS threadId FROM rag_chunks WHERE id = ?');
+  const resolved = hits.flatMap((h) => {
+    const c = chunkOf.get(h.chunkId) as { inboxId: number; threadId: string } | undefined;
+    if (!c) return [];
+    const rows = rowsOf.all(h.chunkId) as Array<{ rowid: number; bulk: number }>;
+    const similarity = (1 - h.distance) * (rows.every((r) => r.bulk) ? BULK_FACTOR : 1);
+    const rowids = rows.map((r) => r.rowid);
+    return [{ id: h.chunkId, threadKey: threadKey(c.inboxId, c.threadId), rowids, similarity }];
+  });
+  const ok = allowed(db, [...new Set(resolved.flatMap((c) => c.rowids))], filters);
+  return resolved.filter((c) => c.rowids.some((r) => ok.has(r))).sort((a, b) => b.similarity - a.similarity);
 }
 
 async function vectorLeg(
@@ -181,45 +219,47 @@ async function vectorLeg(
 ): Promise<VectorLeg> {
   const [embedding] = await embedder.embed([question]);
   if (!embedding) throw new Error('the embedder returned no vector for the question');
-  const rowsOf = sql(
-    db,
-    `SELECT l.message_rowid AS rowid, m.list_id IS NOT NULL AS bulk FROM rag_chunk_messages l
-     JOIN messages m ON m.id = l.message_rowid WHERE l.chunk_id = ?`,
-  );
-  const chunkOf = sql(db, 'SELECT inbox_id AS inboxId, thread_id AS threadId FROM rag_chunks WHERE id = ?');
-  // Closest first over every inbox, bulk mail (lists, newsletters, notifications) at the
-  // keyword leg's discount: it is near every topic and rarely what a question is after.
-  const resolve = (hits: Array<{ chunkId: number; distance: number }>) =>
-    hits
-      .flatMap((h) => {
-        const c = chunkOf.get(h.chunkId) as { inboxId: number; threadId: string } | undefined;
-        if (!c) return [];
-        const rows = rowsOf.all(h.chunkId) as Array<{ rowid: number; bulk: number }>;
-        const similarity = (1 - h.distance) * (rows.every((r) => r.bulk) ? BULK_FACTOR : 1);
-        const rowids = rows.map((r) => r.rowid);
-        return [{ id: h.chunkId, threadKey: threadKey(c.inboxId, c.threadId), rowids, similarity }];
-      })
-      .sort((a, b) => b.similarity - a.similarity);
-  const summaries = resolve(
-    inboxIds.flatMap((inboxId) => knn(db, embedding, { inboxId, kinds: ['summary'], k: 50 })),
-  );
-  const details = resolve(
+  const nearest = (kinds: ChunkKind[], k: number) =>
     inboxIds.flatMap((inboxId) =>
       knn(db, embedding, {
         inboxId,
-        kinds: ['detail', 'attachment'],
-        k: 200,
+        kinds,
+        k,
         after: filters.after,
         before: filters.before,
         hasAttachment: filters.hasAttachment,
       }),
-    ),
+    );
+  const summaries = resolveHits(db, nearest(['summary'], 50), filters);
+  const details = resolveHits(db, nearest(['detail', 'attachment'], 200), filters);
+  return { threads: summaries.map((c) => c.threadKey), chunks: details, embedding };
+}
+
+/**
+ * The hierarchical step: every searchable chunk of the top threads, scored against the
+ * question and merged into the leg's list, so a thread found by its summary ranks its own
+ * messages even when none of them is among the archive-wide nearest.
+ */
+function withinThreads(
+  db: Db,
+  leg: VectorLeg,
+  keys: readonly string[],
+  filters: QuestionFilters,
+): VectorChunk[] {
+  if (leg.embedding === null) return leg.chunks;
+  const have = new Set(leg.chunks.map((c) => c.id));
+  const ofThread = sql(
+    db,
+    "SELECT id FROM rag_chunks WHERE inbox_id = ? AND thread_id = ? AND kind <> 'summary'",
   );
-  const ok = allowed(db, [...new Set([...summaries, ...details].flatMap((c) => c.rowids))], filters);
-  return {
-    threads: summaries.filter((c) => c.rowids.some((r) => ok.has(r))).map((c) => c.threadKey),
-    chunks: details.filter((c) => c.rowids.some((r) => ok.has(r))),
-  };
+  const ids = keys.flatMap((key) => {
+    const { inboxId, threadId } = splitKey(key);
+    return (ofThread.all(inboxId, threadId) as Array<{ id: number }>)
+      .map((r) => r.id)
+      .filter((id) => !have.has(id));
+  });
+  const more = resolveHits(db, distances(db, leg.embedding, ids), filters);
+  return [...leg.chunks, ...more].sort((a, b) => b.similarity - a.similarity);
 }
 
 export async function retrieve(
@@ -240,7 +280,7 @@ export async function retrieve(
   const filters = extractFilters(db, q, inboxIds, options.now);
   const notes: string[] = [];
 
-  let vectors: VectorLeg = { threads: [], chunks: [] };
+  let vectors = NO_VECTORS;
   let mode: RetrievalMode = 'keyword';
   let degraded: string | undefined;
   if (options.mode !== 'keyword' && options.embedder) {
@@ -272,11 +312,17 @@ export async function retrieve(
   );
   const topThreads = [...threadScores].sort((a, b) => b[1] - a[1]).slice(0, limit);
   const top = new Map(topThreads);
+  const chunks = withinThreads(
+    db,
+    vectors,
+    topThreads.map(([key]) => key),
+    filters,
+  );
   const rowThread = new Map<number, string>();
   for (const h of keyword) rowThread.set(h.rowid, threadKey(h.inboxId, h.threadId));
-  for (const c of vectors.chunks) for (const r of c.rowids) rowThread.set(r, c.threadKey);
+  for (const c of chunks) for (const r of c.rowids) rowThread.set(r, c.threadKey);
   const messageScores = fuse(
-    [keyword.map((h) => String(h.rowid)), vectors.chunks.flatMap((c) => c.rowids.map(String))],
+    [keyword.map((h) => String(h.rowid)), chunks.flatMap((c) => c.rowids.map(String))],
     [new Map(keyword.map((h) => [String(h.rowid), h.weight]))],
   );
   const ranked = [...messageScores]
@@ -298,7 +344,7 @@ export async function retrieve(
     ...(options.embedder?.tokenizer ? { tokenizer: options.embedder.tokenizer } : {}),
     threads: topThreads.map(([key]) => splitKey(key)),
   });
-  const vectorRank = new Map(vectors.chunks.map((c, i) => [c.id, i]));
+  const vectorRank = new Map(chunks.map((c, i) => [c.id, i]));
   const passages = pack(
     db,
     topThreads.map(([key]) => key),

@@ -2,7 +2,7 @@
 // state, and the sentences in between that carry decisions and dates.
 
 import type { StoredMessage } from '../store/index.js';
-import { sentences } from './tokens.js';
+import { contentSentences, sentences } from './tokens.js';
 
 // Stems of decision and commitment words, per language we clean. Matched at word starts on
 // lowercased text, so inflections follow ("approv" → approved, approval).
@@ -119,7 +119,7 @@ export interface SummaryOptions {
 }
 
 function lead(text: string, n: number): string {
-  return sentences(text).slice(0, n).join(' ');
+  return contentSentences(text).slice(0, n).join(' ');
 }
 
 /** A short plain-text summary of a thread, from its messages in date order. */

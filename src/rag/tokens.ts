@@ -90,3 +90,23 @@ export function sentences(text: string): string[] {
     .map((s) => s.replace(/\s+/g, ' ').trim())
     .filter((s) => s.length > 0);
 }
+
+// A salutation is not content: "Hi Tom," / "Dear Marco," / "Ciao Giulia," / "Sehr geehrte Frau
+// Weber," / "Здравствуйте, Ольга!" in the languages we clean, or names alone ("Luca, Laura,").
+const GREETING =
+  /^(?:hi|hello|hey|dear|good (?:morning|afternoon|evening)|greetings|ciao|buongiorno|buonasera|salve|gentile|gentili|caro|cara|cari|care|hallo|liebe|lieber|sehr geehrte[rs]?|guten (?:morgen|tag)|moin|bonjour|bonsoir|salut|cher|chère|chers|madame|monsieur|hola|estimad[oa]s?|buen[oa]s (?:días|tardes)|olá|bom dia|boa tarde|prezad[oa]s?|hoi|beste|goedemorgen|goedemiddag|здравствуйте|добрый день|привет|уважаем\p{L}*|коллеги)(?![\p{L}])/iu;
+const NAMES_ONLY =
+  /^\p{Lu}[\p{L}'’.-]*(?:(?:,\s*|\s+(?:and|e|und|et|y|en|и)\s+|\s+)\p{Lu}[\p{L}'’.-]*){0,3}\s*[,:!]$/u;
+
+/** True for a sentence that only greets: a salutation of a few words, or names alone. */
+export function isSalutation(sentence: string): boolean {
+  const words = sentence.split(/\s+/).length;
+  return words <= 6 && (NAMES_ONLY.test(sentence) || (GREETING.test(sentence) && !/[.?]$/.test(sentence)));
+}
+
+/** Sentences of a text after the salutations that open it. */
+export function contentSentences(text: string): string[] {
+  const all = sentences(text);
+  const first = all.findIndex((s) => !isSalutation(s));
+  return first < 0 ? [] : all.slice(first);
+}

@@ -112,3 +112,17 @@ export function knn(
     ...(filter.before != null ? { before: BigInt(filter.before) } : {}),
   }) as Array<{ chunkId: number; distance: number }>;
 }
+
+/** Cosine distances from `embedding` to the stored vectors of `chunkIds` (those that have one). */
+export function distances(
+  db: Db,
+  embedding: Float32Array,
+  chunkIds: readonly number[],
+): Array<{ chunkId: number; distance: number }> {
+  if (chunkIds.length === 0 || !hasVectorTable(db)) return [];
+  return sql(
+    db,
+    `SELECT rowid AS chunkId, vec_distance_cosine(embedding, @embedding) AS distance FROM ${TABLE}
+     WHERE rowid IN (SELECT value FROM json_each(@ids))`,
+  ).all({ embedding, ids: JSON.stringify(chunkIds) }) as Array<{ chunkId: number; distance: number }>;
+}
