@@ -5,7 +5,13 @@
 import { detectLanguage } from '../analysis/index.js';
 import type { StoredMessage, ThreadEntry } from '../store/index.js';
 import { extractiveSummary } from './summary.js';
-import { approximateTokens, contentSentences, splitText, type TokenCounter } from './tokens.js';
+import {
+  approximateTokens,
+  contentSentences,
+  splitText,
+  type TokenCounter,
+  withoutSalutation,
+} from './tokens.js';
 
 export type ChunkKind = 'summary' | 'detail' | 'attachment';
 
@@ -54,11 +60,9 @@ function sender(m: StoredMessage): string {
 }
 
 function header(m: StoredMessage, parent: StoredMessage | undefined): string {
-  const lines = [
-    `Subject: ${m.subject || '(no subject)'}`,
-    `From: ${sender(m)}`,
-    `Date: ${m.date.toISOString().slice(0, 10)}`,
-  ];
+  // Subject and replied-to line only: sender and date travel with the passage, and in the
+  // embedded text they dilute what a small sentence model has to match the question to.
+  const lines = [`Subject: ${m.subject || '(no subject)'}`];
   // The parent's first real sentence: its salutation would say nothing of what is answered.
   const replied = parent ? contentSentences(parent.cleaned.authored)[0] : undefined;
   if (parent && replied)
@@ -107,7 +111,7 @@ export function buildThreadChunks(entries: readonly ThreadEntry[], options: Chun
   const o = { ...DEFAULTS, ...options, tokenizer: options.tokenizer ?? approximateTokens };
   const count = (t: string): number => o.tokenizer.count(t);
   const parentOf = parents(entries);
-  const authored = entries.map((e) => e.message.cleaned.authored.trim());
+  const authored = entries.map((e) => withoutSalutation(e.message.cleaned.authored.trim()));
   const languages = authored.map((text) => (text === '' ? null : detectLanguage(text)));
   const chunks: ChunkDraft[] = [];
   const merged = new Set<number>();

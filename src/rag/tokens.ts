@@ -110,3 +110,10 @@ export function contentSentences(text: string): string[] {
   const first = all.findIndex((s) => !isSalutation(s));
   return first < 0 ? [] : all.slice(first);
 }
+
+/** The text from its first line that is not a salutation (the whole text if all are). */
+export function withoutSalutation(text: string): string {
+  const lines = text.split('\n');
+  const first = lines.findIndex((line) => line.trim() !== '' && !isSalutation(line.trim()));
+  return first <= 0 ? text : lines.slice(first).join('\n');
+}
