@@ -12,7 +12,7 @@ import {
 import { authoredForIndex } from '../clean/index.js';
 import type { Address, AuthVerdicts } from '../core/types.js';
 import type { StoredMessage } from '../store/index.js';
-import type { Column } from './schema.js';
+import { BULK_KIND, type Column } from './schema.js';
 
 /** Attachment text indexed per message: enough for invoices and contracts, bounded for manuals. */
 const ATTACHMENT_INDEX_CHARS = 20_000;
@@ -51,7 +51,7 @@ const QUOTED_INDEX_CHARS = 2_000;
 /** What the keyword index reads of a message: available before it is stored, too. */
 export type IndexableMessage = Pick<
   StoredMessage,
-  'from' | 'to' | 'cc' | 'bcc' | 'subject' | 'cleaned' | 'attachments' | 'auth'
+  'from' | 'to' | 'cc' | 'bcc' | 'subject' | 'cleaned' | 'attachments' | 'auth' | 'listId'
 >;
 
 /** The original text behind each highlightable field. */
@@ -71,6 +71,8 @@ export interface IndexedDocument {
   readonly words: ReadonlySet<string>;
   readonly language: Language | null;
   readonly untrusted: boolean;
+  /** Mailing-list mail: newsletters, GitHub and Jira notifications (the parser's List-Id). */
+  readonly bulk: boolean;
   readonly checksum: string;
 }
 
@@ -124,6 +126,7 @@ export interface BodyAnalysis {
   readonly words: readonly string[];
   readonly language: Language | null;
   readonly untrusted: boolean;
+  readonly bulk: boolean;
 }
 
 export function analyseBody(message: Omit<IndexableMessage, 'attachments'>): BodyAnalysis {
@@ -144,10 +147,12 @@ export function analyseBody(message: Omit<IndexableMessage, 'attachments'>): Bod
       text_forwarded: terms(forwarded, 'exact'),
       text_stems: joinTerms(terms(authored, 'stem'), terms(forwarded, 'stem')),
       text_quoted: terms(textAnalyzer(null).analyze(texts.quoted, 'document')),
+      kind: message.listId !== null ? BULK_KIND : '',
     },
     words: [...fuzzyWords(authored), ...fuzzyWords(forwarded)],
     language,
     untrusted: isUntrusted(message.auth),
+    bulk: message.listId !== null,
   };
 }
 
@@ -168,6 +173,7 @@ export function completeDocument(
     text_stems: joinTerms(own.text_stems, terms(attachmentTokens, 'stem')),
     text_attachments: terms(attachmentTokens, 'exact'),
     text_quoted: own.text_quoted,
+    kind: own.kind,
   };
   const hash = createHash('sha256');
   for (const value of Object.values(columns)) hash.update(value).update('\u0000');
@@ -176,6 +182,7 @@ export function completeDocument(
     words: new Set([...body.words, ...fuzzyWords(attachmentTokens)]),
     language: body.language,
     untrusted: body.untrusted,
+    bulk: body.bulk,
     checksum: hash.digest('base64url').slice(0, 22),
   };
 }

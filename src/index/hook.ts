@@ -54,10 +54,9 @@ function preparedDocument(db: Db, prepared: PreparedMessage): IndexedDocument | 
 
 /** Analyses stored message `rowid` and writes its index rows (replacing any previous ones). */
 export function indexMessage(db: Db, rowid: number, prepared?: PreparedMessage): void {
-  const row = sql(
-    db,
-    'SELECT inbox_id, date, thread_id, list_id IS NOT NULL AS bulk FROM messages WHERE id = ?',
-  ).get(rowid) as { inbox_id: number; date: number; thread_id: string; bulk: number } | undefined;
+  const row = sql(db, 'SELECT inbox_id, date, thread_id FROM messages WHERE id = ?').get(rowid) as
+    | { inbox_id: number; date: number; thread_id: string }
+    | undefined;
   if (!row) return;
   const doc =
     (prepared && preparedDocument(db, prepared)) ??
@@ -77,7 +76,7 @@ export function indexMessage(db: Db, rowid: number, prepared?: PreparedMessage):
     row.thread_id,
     doc.untrusted ? 1 : 0,
     rowid,
-    row.bulk,
+    doc.bulk ? 1 : 0,
     doc.language,
     doc.checksum,
   );

@@ -5,6 +5,7 @@ export { indexMessage, keywordIndexHook, precomputeKeywordDocument, unindexMessa
 export { type CheckReport, checkIndex, type ReindexProgress, reindex } from './maintenance.js';
 export {
   assertIndexReady,
+  BULK_KIND,
   COLUMNS,
   type Column,
   EXACT_TEXT_COLUMNS,

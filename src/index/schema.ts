@@ -10,7 +10,7 @@ import { type Db, sql } from '../store/index.js';
  * Bumped whenever analysis or column layout changes: an index written by another version
  * is reported stale and must be rebuilt with `reindex`.
  */
-export const INDEX_VERSION = '6';
+export const INDEX_VERSION = '7';
 
 /** FTS5 columns in declaration order; bm25 weights and one-hot explain vectors follow it. */
 export const COLUMNS = [
@@ -22,9 +22,15 @@ export const COLUMNS = [
   'text_stems',
   'text_attachments',
   'text_quoted',
+  // 'bulk' for mailing-list mail (newsletters, notifications), else empty: lets ranking read the
+  // bulk and the other matches apart without a join (weight 0, it never scores).
+  'kind',
 ] as const;
 
 export type Column = (typeof COLUMNS)[number];
+
+/** The `kind` column's term for bulk mail. */
+export const BULK_KIND = 'bulk';
 
 export const IDENTIFIER_COLUMNS: readonly Column[] = ['ident_from', 'ident_recipients', 'ident_subject'];
 /** Columns holding exact text terms (words and compounds). */
@@ -63,7 +69,7 @@ const CREATE = `
     thread_id TEXT NOT NULL,
     untrusted INTEGER NOT NULL,
     excluded INTEGER NOT NULL,
-    -- Mailing-list, notification or Precedence: bulk mail (the store's list_id): ranked lower.
+    -- Mailing-list mail (the store's list_id: newsletters, notifications): ranked lower.
     bulk INTEGER NOT NULL,
     language TEXT,
     checksum TEXT NOT NULL
