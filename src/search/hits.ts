@@ -23,7 +23,7 @@ export interface Explanation {
   /** The combined weighted bm25 (score = bm25 × recency × bulk). */
   readonly bm25: number;
   readonly recency: number;
-  /** 1, or BULK_FACTOR for mailing-list, notification and bulk mail. */
+  /** 1, or BULK_FACTOR for mailing-list mail (newsletters, notifications). */
   readonly bulk: number;
   /** 'fuzzy' when the hit came from typo-tolerant fill. */
   readonly match: 'exact' | 'fuzzy';
