@@ -109,18 +109,25 @@ function fuse(
 }
 
 /**
- * One ranking from several lists of the same leg: each key at its best rank in any list,
- * ties broken by how high it ranks across them. The vector leg's summary and detail lists
- * are one leg: fused as two, they would outvote the keyword leg two to one.
+ * Rank constant for merging one leg's own lists: steep, so a thread its summary and its
+ * messages both bring near the question goes first, yet a thread only one list finds at
+ * the very top (an answer in an attachment, which no summary quotes) still ranks high.
  */
-function bestRanks(lists: ReadonlyArray<readonly string[]>): string[] {
-  const best = new Map<string, { rank: number; sum: number }>();
+const LEG_K = 5;
+
+/**
+ * One ranking from several lists of the same leg, by reciprocal rank with LEG_K, ties to
+ * the best single rank. The vector leg's summary and detail lists are one leg: fused with
+ * the keyword leg as two, they would outvote it two to one.
+ */
+function mergeLeg(lists: ReadonlyArray<readonly string[]>): string[] {
+  const merged = new Map<string, { rank: number; score: number }>();
   for (const list of lists)
     [...new Set(list)].forEach((key, i) => {
-      const entry = best.get(key) ?? { rank: Number.POSITIVE_INFINITY, sum: 0 };
-      best.set(key, { rank: Math.min(entry.rank, i + 1), sum: entry.sum + 1 / (RRF_K + i + 1) });
+      const entry = merged.get(key) ?? { rank: Number.POSITIVE_INFINITY, score: 0 };
+      merged.set(key, { rank: Math.min(entry.rank, i + 1), score: entry.score + 1 / (LEG_K + i + 1) });
     });
-  return [...best].sort((a, b) => a[1].rank - b[1].rank || b[1].sum - a[1].sum).map(([key]) => key);
+  return [...merged].sort((a, b) => b[1].score - a[1].score || a[1].rank - b[1].rank).map(([key]) => key);
 }
 
 function validate(question: string): string {
@@ -307,7 +314,7 @@ export async function retrieve(
     threadWeight.set(key, Math.max(threadWeight.get(key) ?? 0, h.weight));
   }
   const threadScores = fuse(
-    [keywordThreads(keyword), bestRanks([vectors.threads, vectors.chunks.map((c) => c.threadKey)])],
+    [keywordThreads(keyword), mergeLeg([vectors.threads, vectors.chunks.map((c) => c.threadKey)])],
     [threadWeight],
   );
   const topThreads = [...threadScores].sort((a, b) => b[1] - a[1]).slice(0, limit);
