@@ -2,7 +2,6 @@
 // the CPU-heavy part of ingest, so it runs in worker threads (see prepare-pool.ts).
 
 import { createHash } from 'node:crypto';
-import { deflateRawSync } from 'node:zlib';
 import { resolveLimits } from '../attachments/limits.js';
 import { skipped } from '../attachments/outcome.js';
 import { settledWithoutExtracting } from '../attachments/settle.js';
@@ -13,9 +12,7 @@ import { parseMessage } from '../parse/index.js';
 import type { StoredExtraction } from '../store/index.js';
 import type { PreparedMessage } from '../store/records.js';
 import { toStoredExtraction } from './attachment-content.js';
-
-/** zlib level 1: ~3× on mail text at a fraction of the default level's CPU cost. */
-const DEFLATE_LEVEL = 1;
+import { deflateRaw, deflateText } from './compress.js';
 
 /** `rawSha256` is the hash ingest already took of `bytes` to find stored copies. */
 export async function prepareMessage(
@@ -29,7 +26,7 @@ export async function prepareMessage(
   return {
     rawSha256,
     rawSize: bytes.length,
-    rawDeflated: deflateRawSync(bytes, { level: DEFLATE_LEVEL }),
+    rawDeflated: deflateRaw(bytes),
     headerMessageId: parsed.messageId,
     contentHash: contentHash(parsed),
     from: parsed.from,
@@ -52,7 +49,7 @@ export async function prepareMessage(
       const settled = settledOutcome(attachment);
       return settled ? [[attachment.sha256, settled] as const] : [];
     }),
-    bodyDeflated: deflateRawSync(Buffer.from(JSON.stringify(cleaned)), { level: DEFLATE_LEVEL }),
+    bodyDeflated: deflateText(JSON.stringify(cleaned)),
     precomputed: precomputeKeywordDocument({
       ...parsed,
       cleaned,
