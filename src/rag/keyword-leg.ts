@@ -4,7 +4,7 @@
 // highest idf, so they still lead; a question need not match every word.
 
 import { detectLanguage, isLanguage, type Language, parseQuery, type QueryGroup } from '../analysis/index.js';
-import { COLUMNS } from '../index/index.js';
+import { assertIndexReady, COLUMNS } from '../index/index.js';
 import { COLUMN_WEIGHTS, groupAlternatives, quote } from '../search/index.js';
 import { type Db, sql } from '../store/index.js';
 import { expansionsFor } from './expansions.js';
@@ -108,6 +108,8 @@ export function keywordLeg(
   /** Compute each hit's fusion weight (a few more index lookups); otherwise every weight is 1. */
   weigh = true,
 ): KeywordHit[] {
+  // An index of another version or half rebuilt could leave the answer out: refuse, as search does.
+  assertIndexReady(db);
   const languages = (sql(db, 'SELECT language FROM keyword_languages').all() as Array<{ language: string }>)
     .map((r) => r.language)
     .filter(isLanguage);

@@ -1,10 +1,14 @@
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Mailsift } from '../engine.js';
 import { loadQuestionFile, runEval } from '../eval/index.js';
 import { openSampleArchive, SAMPLE, type SampleArchive } from '../eval/sample-archive.js';
 import { ragRetriever } from './eval-retriever.js';
 import { extractFilters } from './filters.js';
 import { IDENTIFIER_WEIGHT, keywordLeg } from './keyword-leg.js';
 import { retrieve } from './retrieve.js';
+
+const PARAPHRASE_FIXTURES = join(import.meta.dirname, '..', '..', 'test', 'fixtures', 'rag', 'paraphrase');
 
 describe('question-mode retrieval on the bundled sample', () => {
   let sample: SampleArchive;
@@ -89,5 +93,22 @@ describe('question-mode retrieval on the bundled sample', () => {
     expect(ru.messages.map((m) => m.messageId)).toContain('c0ffee02-7d2a-4f1b-9e3c-ural0520@ural-trans.ru');
     const none = await retrieve(sample.engine, '???', { inbox: 'demo' });
     expect(none.passages).toEqual([]);
+  });
+});
+
+describe('question mode over an index that cannot be trusted', () => {
+  it('refuses with index_unavailable instead of answering from a stale index', async () => {
+    const engine = Mailsift.open(':memory:');
+    try {
+      await engine.ingest([PARAPHRASE_FIXTURES], { workers: 0 });
+      expect((await retrieve(engine, 'who sent the invoice?')).passages.length).toBeGreaterThan(0);
+      engine.archive.db.prepare("UPDATE keyword_meta SET value = '1' WHERE key = 'version'").run();
+      await expect(retrieve(engine, 'who sent the invoice?')).rejects.toMatchObject({
+        code: 'index_unavailable',
+        param: 'index',
+      });
+    } finally {
+      engine.close();
+    }
   });
 });
