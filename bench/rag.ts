@@ -1,8 +1,9 @@
 // npm run bench:rag — retrieval quality and cost on a realistic archive (2,000 messages by
 // default; --messages N or BENCH_MESSAGES): recall@5/@10 and MRR per question category for
 // keyword-only, vector-only and hybrid retrieval with the in-process ONNX embedder, embedding
-// throughput, retrieval p50/p95 latency and peak RSS. --keyword-only runs without the model;
-// --misses lists what each setup missed; --fresh rebuilds the cached archive.
+// throughput, retrieval p50/p95 latency and peak RSS. --model NAME picks the fetched model
+// (default the embedder's); --keyword-only runs without one; --misses lists what each setup
+// missed; --fresh rebuilds the cached archive.
 
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,7 +12,13 @@ import { join, resolve } from 'node:path';
 import { Mailsift } from '../src/engine.js';
 import { embedPending } from '../src/rag/embed.js';
 import type { Embedder } from '../src/rag/embedder.js';
-import { defaultModelDir, onnxEmbedder } from '../src/rag/onnx-embedder.js';
+import {
+  DEFAULT_MODEL,
+  defaultModelDir,
+  FETCHABLE_MODELS,
+  type FetchableModel,
+  onnxEmbedder,
+} from '../src/rag/onnx-embedder.js';
 import { type RetrievalMode, retrieve } from '../src/rag/retrieve.js';
 import { syncChunks } from '../src/rag/sync.js';
 import { mb, numberArg, percentile } from './measure.js';
@@ -30,6 +37,13 @@ const messages = numberArg('messages', 'BENCH_MESSAGES', 2000);
 /** Embedding longer than this (estimated from the first batches) is skipped, with the estimate printed. */
 const maxEmbedMinutes = numberArg('max-embed-minutes', 'BENCH_MAX_EMBED_MINUTES', 20);
 const flag = (name: string): boolean => process.argv.includes(`--${name}`);
+const model = ((): FetchableModel => {
+  const at = process.argv.indexOf('--model');
+  const name = at >= 0 ? process.argv[at + 1] : DEFAULT_MODEL;
+  const known = FETCHABLE_MODELS.find((m) => m === name);
+  if (!known) throw new Error(`--model must be one of ${FETCHABLE_MODELS.join(', ')}, got ${name}`);
+  return known;
+})();
 const INBOX = 'bench';
 const root = join(process.cwd(), '.bench');
 const maildir = join(root, `rag-maildir-${messages}`);
@@ -175,10 +189,10 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const keywordOnly = flag('keyword-only');
-  const modelDir = defaultModelDir();
+  const modelDir = defaultModelDir(process.env, model);
   if (!keywordOnly && !existsSync(join(modelDir, 'model.onnx'))) {
     process.stderr.write(
-      `bench:rag needs the embedding model in ${modelDir}: run scripts/fetch-model.sh first ` +
+      `bench:rag needs the embedding model in ${modelDir}: run scripts/fetch-model.sh --model ${model} first ` +
         '(or pass --keyword-only)\n',
     );
     process.exit(2);

@@ -89,7 +89,10 @@ export async function embedPending(
     if (chunks.length === 0) break;
     let vectors: Float32Array[];
     try {
-      vectors = await embedder.embed(chunks.map((c) => c.text));
+      vectors = await embedder.embed(
+        chunks.map((c) => c.text),
+        'passage',
+      );
     } catch (error) {
       setRagMeta(db, 'last_error', describeError(error));
       return { embedded, remaining: backlogSize(engine).pendingChunks, reset, error: describeError(error) };

@@ -16,9 +16,15 @@ export interface Embedder {
   readonly id: string;
   /** The model's own tokenizer, when the embedder has one; chunk sizes fall back to words × 1.3. */
   readonly tokenizer?: TokenCounter;
-  /** One vector per text, in order. Throws ProviderError when the provider fails. */
-  embed(texts: readonly string[]): Promise<Float32Array[]>;
+  /**
+   * One vector per text, in order. Throws ProviderError when the provider fails. `purpose`
+   * matters to retrieval models trained with a query/passage marker (e5); others ignore it.
+   */
+  embed(texts: readonly string[], purpose?: EmbedPurpose): Promise<Float32Array[]>;
 }
+
+/** A question being asked, or a passage to be found. */
+export type EmbedPurpose = 'query' | 'passage';
 
 export interface OpenAiEmbedderOptions extends EndpointOptions {
   readonly model: string;

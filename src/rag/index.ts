@@ -20,7 +20,7 @@ export {
   type ProviderConfig,
 } from './config.js';
 export { backlogSize, type EmbedOptions, type EmbedReport, embedderProbe, embedPending } from './embed.js';
-export { type Embedder, type OpenAiEmbedderOptions, openAiEmbedder } from './embedder.js';
+export { type Embedder, type EmbedPurpose, type OpenAiEmbedderOptions, openAiEmbedder } from './embedder.js';
 export { ragRetriever } from './eval-retriever.js';
 export { extractFilters, type QuestionFilters } from './filters.js';
 export { defaultModelDir, type OnnxEmbedderOptions, onnxEmbedder } from './onnx-embedder.js';

@@ -1,6 +1,6 @@
-// The onnx embedder on the real all-MiniLM-L6-v2 (scripts/fetch-model.sh puts it in
-// defaultModelDir(); CI runs that first): shapes, semantics, batching, truncation, errors,
-// and hybrid retrieval whose vector leg finds a paraphrase the keyword leg cannot.
+// The onnx embedder on the real all-MiniLM-L6-v2 and e5-small-v2-q (scripts/fetch-model.sh
+// puts them in defaultModelDir(); CI runs that first): shapes, semantics, batching, truncation,
+// errors, e5's query/passage prefixes, and hybrid retrieval finding a paraphrase by meaning.
 
 import { copyFileSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,16 +9,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Mailsift } from '../engine.js';
 import { embedPending } from './embed.js';
 import type { Embedder } from './embedder.js';
-import { defaultModelDir, onnxEmbedder } from './onnx-embedder.js';
+import { defaultModelDir, type FetchableModel, onnxEmbedder } from './onnx-embedder.js';
 import { retrieve } from './retrieve.js';
 import { openFixtureArchive } from './test-helpers.js';
 
-const MODEL_DIR = defaultModelDir();
+const MODEL_DIR = defaultModelDir(process.env, 'all-MiniLM-L6-v2');
+const E5_DIR = defaultModelDir(process.env, 'e5-small-v2-q');
 
-function requireModel(): void {
-  if (!existsSync(join(MODEL_DIR, 'mailsift-model.json')))
+function requireModel(dir: string, model: FetchableModel): void {
+  if (!existsSync(join(dir, 'mailsift-model.json')))
     throw new Error(
-      `the onnx embedder tests need the model in ${MODEL_DIR}: run scripts/fetch-model.sh first`,
+      `the onnx embedder tests need the model in ${dir}: run scripts/fetch-model.sh --model ${model} first`,
     );
 }
 
@@ -28,7 +29,7 @@ const cosine = (a: Float32Array, b: Float32Array): number =>
 describe('onnx embedder (all-MiniLM-L6-v2)', () => {
   let embedder: Embedder;
   beforeAll(() => {
-    requireModel();
+    requireModel(MODEL_DIR, 'all-MiniLM-L6-v2');
     embedder = onnxEmbedder({ modelDir: MODEL_DIR });
   });
 
@@ -210,11 +211,84 @@ describe('onnx embedder (all-MiniLM-L6-v2)', () => {
   });
 });
 
+describe('onnx embedder (e5-small-v2-q)', () => {
+  let embedder: Embedder;
+  beforeAll(() => {
+    requireModel(E5_DIR, 'e5-small-v2-q');
+    embedder = onnxEmbedder({ modelDir: E5_DIR });
+  });
+
+  // Five mails of a small company's week; each question below is answered by exactly one.
+  const passages = [
+    'Hi Marta, the quarterly VAT return is due on 16 May. I still need the March fuel receipts from you before I can file it. Regards, Jonas (accounts)',
+    'Team, the third-floor kitchen will be closed Thursday and Friday while the plumbers replace the pipes under the sink. Please use the ground-floor one.',
+    'Your order #55120 (2 x ergonomic office chair, graphite) has left our warehouse and should reach you by Wednesday. Track it with code DPD-88412.',
+    'Reminder: the offsite in Lisbon starts Monday 9 June. Flights are booked; hotel check-in opens at 3 pm. Bring a laptop charger and comfortable shoes.',
+    'Dear customer, your password for the supplier portal expires in 5 days. Sign in and choose a new one under Settings > Security to keep access.',
+  ];
+  const questions: Array<[string, number]> = [
+    ['when is the tax filing deadline?', 0],
+    ['where can I make coffee this week?', 1],
+    ['when does the furniture shipment arrive?', 2],
+    ['when do we fly to Portugal for the team retreat?', 3],
+    ['how do I keep my login for the vendor website working?', 4],
+  ];
+
+  it('loads from its folder: unit-length 384-dim vectors under an id naming the model', async () => {
+    expect(embedder.id).toBe('onnx:e5-small-v2-q:384');
+    const vectors = await embedder.embed(passages, 'passage');
+    expect(vectors).toHaveLength(passages.length);
+    for (const v of vectors) {
+      expect(v.length).toBe(384);
+      expect(Math.sqrt(cosine(v, v))).toBeCloseTo(1, 5);
+    }
+  });
+
+  it('ranks the answering passage first for each question asked as a query', async () => {
+    const docs = await embedder.embed(passages, 'passage');
+    const asked = await embedder.embed(
+      questions.map(([q]) => q),
+      'query',
+    );
+    questions.forEach(([question, answer], i) => {
+      const scores = docs.map((d) => cosine(asked[i] as Float32Array, d));
+      const best = scores.indexOf(Math.max(...scores));
+      expect({ question, best }).toEqual({ question, best: answer });
+    });
+  });
+
+  it('applies the manifest prefixes: a query is not the same vector as the bare text', async () => {
+    const text = 'when is the tax filing deadline?';
+    const [query, passage, bare] = (
+      await Promise.all([
+        embedder.embed([text], 'query'),
+        embedder.embed([text], 'passage'),
+        embedder.embed([text]),
+      ])
+    ).map((v) => v[0] as Float32Array) as [Float32Array, Float32Array, Float32Array];
+    expect(cosine(query, bare)).toBeLessThan(0.999);
+    expect(cosine(query, passage)).toBeLessThan(0.999);
+    // The prefix counts toward the token budget, as the model reads it.
+    expect(embedder.tokenizer?.count(`query: ${text}`)).toBeGreaterThan(embedder.tokenizer?.count(text) ?? 0);
+  });
+
+  it('gives nearly the same vectors whatever the batch size and padding', async () => {
+    // Its int8 graph quantizes activations with one scale per batch tensor, so batch-mates and
+    // padding move a vector slightly (cosine ~0.997), unlike the float model's exact match.
+    const one = onnxEmbedder({ modelDir: E5_DIR, batchSize: 1 });
+    const together = await embedder.embed(passages, 'passage');
+    const alone = await one.embed(passages, 'passage');
+    together.forEach((v, i) => {
+      expect(cosine(v, alone[i] as Float32Array)).toBeGreaterThan(0.99);
+    });
+  });
+});
+
 describe('hybrid retrieval with the onnx embedder', () => {
   let engine: Mailsift;
   let embedder: Embedder;
   beforeAll(async () => {
-    requireModel();
+    requireModel(MODEL_DIR, 'all-MiniLM-L6-v2');
     embedder = onnxEmbedder({ modelDir: MODEL_DIR });
     engine = (await openFixtureArchive('paraphrase')).engine;
     const report = await embedPending(engine, embedder);

@@ -1,15 +1,15 @@
 // The `onnx` embedder: a sentence-embedding model run in process by onnxruntime-node from a
 // local folder (model.onnx, the model's own tokenizer, mailsift-model.json), mean-pooled
-// over real tokens and L2-normalized. scripts/fetch-model.sh makes such a folder.
+// over real tokens and L2-normalized. scripts/fetch-model.sh [--model NAME] makes such a folder.
 
 import { readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { Tokenizer } from '@huggingface/tokenizers';
 import type { InferenceSession, Tensor } from 'onnxruntime-node';
 import { z } from 'zod';
 import { MailsiftError } from '../core/errors.js';
-import type { Embedder } from './embedder.js';
+import type { Embedder, EmbedPurpose } from './embedder.js';
 import { ProviderError } from './provider-http.js';
 import type { TokenCounter } from './tokens.js';
 
@@ -29,10 +29,19 @@ export interface OnnxEmbedderOptions {
   readonly quantized?: boolean;
 }
 
-/** Where scripts/fetch-model.sh puts all-MiniLM-L6-v2 unless told otherwise. */
-export function defaultModelDir(env: NodeJS.ProcessEnv = process.env): string {
+/** The models scripts/fetch-model.sh knows, by the folder name it gives them. */
+export const FETCHABLE_MODELS = ['all-MiniLM-L6-v2', 'e5-small-v2-q'] as const;
+export type FetchableModel = (typeof FETCHABLE_MODELS)[number];
+/** The model an onnx embedder without a `path` runs. */
+export const DEFAULT_MODEL: FetchableModel = 'all-MiniLM-L6-v2';
+
+/** Where scripts/fetch-model.sh puts `model` (default DEFAULT_MODEL) unless told otherwise. */
+export function defaultModelDir(
+  env: NodeJS.ProcessEnv = process.env,
+  model: FetchableModel = DEFAULT_MODEL,
+): string {
   const cache = env.MAILSIFT_MODEL_CACHE || join(env.HOME || homedir(), '.cache', 'mailsift', 'models');
-  return join(cache, 'all-MiniLM-L6-v2');
+  return join(cache, model);
 }
 
 const manifestSchema = z.object({
@@ -44,13 +53,19 @@ const manifestSchema = z.object({
   maxTokens: z.number().int().min(2).optional(),
   /** The position table's size: no input may be longer. */
   maxPositions: z.number().int().min(2).optional(),
+  /** Retrieval models trained with markers (e5: "query: ", "passage: ") need them on their input. */
+  queryPrefix: z.string().default(''),
+  passagePrefix: z.string().default(''),
 });
 type Manifest = z.output<typeof manifestSchema>;
 
 const FILES = ['tokenizer.json', 'tokenizer_config.json', 'mailsift-model.json'] as const;
 
 function fetchHint(dir: string): string {
-  return `run scripts/fetch-model.sh ${dir} (from the mailsift repository) to fetch all-MiniLM-L6-v2 there`;
+  const model = FETCHABLE_MODELS.find((name) => basename(dir) === name) ?? DEFAULT_MODEL;
+  // The script fetches all-MiniLM-L6-v2 unless given --model.
+  const flag = model === 'all-MiniLM-L6-v2' ? '' : ` --model ${model}`;
+  return `run scripts/fetch-model.sh${flag} ${dir} (from the mailsift repository) to fetch ${model} there`;
 }
 
 function readJson(dir: string, name: string): unknown {
@@ -236,8 +251,12 @@ export function onnxEmbedder(options: OnnxEmbedderOptions): Embedder {
   return {
     id: `onnx:${manifest.name}${options.quantized ? '-int8' : ''}:${manifest.dims}`,
     tokenizer: counter,
-    async embed(texts) {
-      const encoded = texts.map((text) => ({ ids: truncate(tokenizer.encode(text).ids, maxTokens) }));
+    async embed(texts, purpose?: EmbedPurpose) {
+      const prefix =
+        purpose === 'query' ? manifest.queryPrefix : purpose === 'passage' ? manifest.passagePrefix : '';
+      const encoded = texts.map((text) => ({
+        ids: truncate(tokenizer.encode(prefix + text).ids, maxTokens),
+      }));
       // Texts of similar length share a batch, so little of each batch is padding.
       const lengths = encoded.map((e) => e.ids.length);
       const order = lengths.map((_, i) => i).sort((a, b) => (lengths[a] as number) - (lengths[b] as number));

@@ -224,7 +224,7 @@ async function vectorLeg(
   inboxIds: readonly number[],
   filters: QuestionFilters,
 ): Promise<VectorLeg> {
-  const [embedding] = await embedder.embed([question]);
+  const [embedding] = await embedder.embed([question], 'query');
   if (!embedding) throw new Error('the embedder returned no vector for the question');
   const nearest = (kinds: ChunkKind[], k: number) =>
     inboxIds.flatMap((inboxId) =>
