@@ -21,6 +21,7 @@ import {
 } from '../src/rag/onnx-embedder.js';
 import { type RetrievalMode, retrieve } from '../src/rag/retrieve.js';
 import { syncChunks } from '../src/rag/sync.js';
+import { vectorModel } from '../src/rag/vectors.js';
 import { mb, numberArg, percentile } from './measure.js';
 import { QUESTION_NOW, storyRecords, storyThreads, writeRagMaildir } from './rag-corpus.js';
 import {
@@ -97,8 +98,10 @@ async function build(): Promise<{ engine: Mailsift; info: BuildInfo }> {
  * would take longer than --max-embed-minutes is left keyword-only, with the estimate.
  */
 async function embed(engine: Mailsift, embedder: Embedder, info: BuildInfo): Promise<boolean> {
-  // Chunks are synced before this, so the queue is the whole backlog.
-  const pending = count(engine, 'embedding_backlog');
+  // Chunks are synced before this, so the queue is the whole backlog; vectors of another
+  // model are all embedded again (embedPending requeues every chunk).
+  const stale = vectorModel(engine.archive.db)?.model !== embedder.id;
+  const pending = count(engine, stale ? 'rag_chunks' : 'embedding_backlog');
   if (pending === 0) return true;
   const started = performance.now();
   const first = await embedPending(engine, embedder, { max: Math.min(pending, 256) });

