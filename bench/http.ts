@@ -14,9 +14,9 @@ import Database from 'better-sqlite3';
 import { createKey } from '../src/auth/index.js';
 import { generateCorpus, writeMaildir } from '../src/corpus/index.js';
 import { Mailsift } from '../src/engine.js';
-import { assertIndexReady, ensureKeywordIndex, keywordIndexHook, reindex } from '../src/index/index.js';
+import { ensureKeywordIndex, keywordIndexHook } from '../src/index/index.js';
 import type { Db } from '../src/store/index.js';
-import { numberArg, replyToParent, runChild } from './measure.js';
+import { numberArg, readyIndex, replyToParent, runChild } from './measure.js';
 
 interface LoadResult {
   requestsPerSecond: number;
@@ -154,12 +154,7 @@ async function main(): Promise<void> {
   const engine = Mailsift.open(path);
   const db = engine.archive.db;
   ensureKeywordIndex(db);
-  try {
-    assertIndexReady(db);
-  } catch {
-    process.stdout.write('keyword index stale: reindexing …\n');
-    reindex(db);
-  }
+  readyIndex(db);
   const inbox =
     (db.prepare('SELECT name FROM inboxes ORDER BY id LIMIT 1').pluck().get() as string) ?? 'bench';
   const count = (db.prepare('SELECT count(*) FROM messages').pluck().get() as number).toLocaleString('en');

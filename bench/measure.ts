@@ -4,6 +4,8 @@
 import { fork } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { assertIndexReady, reindex } from '../src/index/index.js';
+import type { Db } from '../src/store/index.js';
 
 /** `--name value` from argv, else the environment variable, else the fallback. */
 export function numberArg(name: string, env: string, fallback: number): number {
@@ -57,4 +59,20 @@ export function runChild<T>(
 /** In a child started by runChild: sends the result with this process's peak RSS. */
 export function replyToParent(result: object): void {
   process.send?.({ ...result, maxRssBytes: process.resourceUsage().maxRSS * 1024 });
+}
+
+/**
+ * A cached archive built by an older index version is re-indexed rather than rebuilt:
+ * search and question mode refuse a stale index.
+ */
+export function readyIndex(db: Db): void {
+  try {
+    assertIndexReady(db);
+  } catch {
+    const started = Date.now();
+    const { indexed } = reindex(db);
+    process.stdout.write(
+      `re-indexed ${indexed} messages in ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
+    );
+  }
 }

@@ -22,7 +22,7 @@ import {
 import { type RetrievalMode, retrieve } from '../src/rag/retrieve.js';
 import { syncChunks } from '../src/rag/sync.js';
 import { vectorModel } from '../src/rag/vectors.js';
-import { mb, numberArg, percentile } from './measure.js';
+import { mb, numberArg, percentile, readyIndex } from './measure.js';
 import { QUESTION_NOW, storyRecords, storyThreads, writeRagMaildir } from './rag-corpus.js';
 import {
   type BenchQuestion,
@@ -73,8 +73,11 @@ const say = (line: string): void => {
 
 async function build(): Promise<{ engine: Mailsift; info: BuildInfo }> {
   const cached = existsSync(infoPath) ? (JSON.parse(readFileSync(infoPath, 'utf8')) as BuildInfo) : null;
-  if (cached && cached.fingerprint === fingerprint && existsSync(dbPath) && !flag('fresh'))
-    return { engine: Mailsift.open(dbPath), info: cached };
+  if (cached && cached.fingerprint === fingerprint && existsSync(dbPath) && !flag('fresh')) {
+    const engine = Mailsift.open(dbPath);
+    readyIndex(engine.archive.db);
+    return { engine, info: cached };
+  }
   mkdirSync(root, { recursive: true });
   for (const suffix of ['', '-wal', '-shm']) rmSync(`${dbPath}${suffix}`, { force: true });
   rmSync(maildir, { recursive: true, force: true });

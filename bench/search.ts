@@ -8,10 +8,9 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { generateCorpus, writeMaildir } from '../src/corpus/index.js';
 import { Mailsift } from '../src/engine.js';
-import { assertIndexReady, reindex } from '../src/index/index.js';
 import { clearRankCache, listMessages, searchMessages, searchThreads } from '../src/search/index.js';
 import type { Db } from '../src/store/index.js';
-import { directorySize, mb, numberArg, percentile } from './measure.js';
+import { directorySize, mb, numberArg, percentile, readyIndex } from './measure.js';
 
 const messages = numberArg('messages', 'BENCH_MESSAGES', 1_000_000);
 const QUERIES = numberArg('queries', 'BENCH_QUERIES', 200);
@@ -158,16 +157,7 @@ async function main(): Promise<void> {
   const info = await build();
   const engine = Mailsift.open(dbPath);
   const db = engine.archive.db;
-  // An archive built by an older index version is kept and re-indexed rather than rebuilt.
-  try {
-    assertIndexReady(db);
-  } catch {
-    const started = Date.now();
-    const { indexed } = reindex(db);
-    process.stdout.write(
-      `re-indexed ${indexed} messages in ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
-    );
-  }
+  readyIndex(db);
   // The index keeps no fts5vocab table of its own; sampling reads one over it.
   db.exec(
     "CREATE VIRTUAL TABLE IF NOT EXISTS temp.keyword_vocab USING fts5vocab('main', 'keyword_index', 'row')",
