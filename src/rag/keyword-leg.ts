@@ -5,7 +5,7 @@
 
 import { detectLanguage, isLanguage, type Language, parseQuery, type QueryGroup } from '../analysis/index.js';
 import { assertIndexReady, COLUMNS } from '../index/index.js';
-import { COLUMN_WEIGHTS, groupAlternatives, quote } from '../search/index.js';
+import { BULK_FACTOR, COLUMN_WEIGHTS, groupAlternatives, quote } from '../search/index.js';
 import { type Db, sql } from '../store/index.js';
 import { expansionsFor } from './expansions.js';
 import type { QuestionFilters } from './filters.js';
@@ -13,8 +13,6 @@ import { isStopword } from './stopwords.js';
 
 /** Content groups kept from one question: more would only add noise and cost. */
 const MAX_GROUPS = 24;
-/** Score multiplier of mailing-list mail in question mode. */
-export const BULK_FACTOR = 0.5;
 const WEIGHTS = COLUMNS.map((c) => COLUMN_WEIGHTS[c]).join(', ');
 
 export interface KeywordHit {
@@ -118,7 +116,8 @@ export function keywordLeg(
   const extra = expansionsFor(groups.flatMap((g) => g.parts)).flatMap((w) => contentGroups(w, languages));
   const { where, binds } = filterSql(filters);
   const text = `
-    SELECT k.rowid AS rowid, d.inbox_id AS inboxId, d.thread_id AS threadId, -bm25(keyword_index, ${WEIGHTS}) AS score
+    SELECT k.rowid AS rowid, d.inbox_id AS inboxId, d.thread_id AS threadId, d.bulk AS bulk,
+      -bm25(keyword_index, ${WEIGHTS}) AS score
     FROM keyword_index k CROSS JOIN keyword_docs d ON d.rowid = k.rowid
     WHERE keyword_index MATCH @match AND d.inbox_id IN (SELECT value FROM json_each(@inboxes))
       AND d.untrusted = 0 AND d.excluded = 0 ${where}
@@ -128,15 +127,11 @@ export function keywordLeg(
     inboxes: JSON.stringify(inboxIds),
     limit: limit * 2,
     ...binds,
-  }) as KeywordHit[];
+  }) as Array<Omit<KeywordHit, 'weight'> & { bulk: number }>;
   // Bulk mail (mailing lists, newsletters, notifications) repeats the words of every topic;
   // a question about what people wrote is answered by correspondence first.
-  const bulk = sql(db, 'SELECT list_id IS NOT NULL AS bulk FROM messages WHERE id = ?');
   const hits = rows
-    .map((h) => ({
-      ...h,
-      score: (bulk.get(h.rowid) as { bulk: number } | undefined)?.bulk ? h.score * BULK_FACTOR : h.score,
-    }))
+    .map(({ bulk, ...h }) => ({ ...h, score: bulk ? h.score * BULK_FACTOR : h.score }))
     .sort((a, b) => b.score - a.score)
     .slice(0, limit);
   if (!weigh) return hits.map((h) => ({ ...h, weight: 1 }));

@@ -5,11 +5,12 @@
 
 import { describeError, MailsiftError } from '../core/errors.js';
 import type { Mailsift } from '../engine.js';
+import { BULK_FACTOR } from '../search/index.js';
 import { type Db, inboxByName, sql } from '../store/index.js';
 import type { ChunkKind, ChunkMeta } from './chunk.js';
 import type { Embedder } from './embedder.js';
 import { extractFilters, type QuestionFilters } from './filters.js';
-import { BULK_FACTOR, filterSql, type KeywordHit, keywordLeg } from './keyword-leg.js';
+import { filterSql, type KeywordHit, keywordLeg } from './keyword-leg.js';
 import { syncChunks } from './sync.js';
 import { distances, knn, vectorModel } from './vectors.js';
 
