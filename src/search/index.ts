@@ -12,6 +12,7 @@ export {
   listParamsSchema,
   MAX_LIMIT,
   MAX_QUERY_CHARS,
+  parseWith,
   recencySchema,
   type SearchParams,
   searchParamsSchema,

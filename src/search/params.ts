@@ -136,19 +136,25 @@ export interface ListRequest extends DateRange {
   readonly pageToken: string | null;
 }
 
-function parseWith<S extends z.ZodType>(schema: S, params: unknown): z.output<S> {
+/**
+ * `params` validated by `schema`: an unknown field is `unknown_parameter`, any other problem
+ * `invalid_argument`, both naming the field; `whole` names the object itself (a request
+ * body, say) when it is not an object at all.
+ */
+export function parseWith<S extends z.ZodType>(schema: S, params: unknown, whole = 'params'): z.output<S> {
   if (typeof params !== 'object' || params === null || Array.isArray(params)) {
-    throw new MailsiftError('invalid_argument', 'parameters must be an object', { param: 'params' });
+    throw new MailsiftError('invalid_argument', `${whole} must be a JSON object`, { param: whole });
   }
   const result = schema.safeParse(params);
   if (result.success) return result.data;
   const unknown = result.error.issues.find((issue) => issue.code === 'unrecognized_keys');
   if (unknown && unknown.code === 'unrecognized_keys') {
-    const key = unknown.keys[0] ?? '';
+    // Echoed back to the caller: a hostile field name stays short.
+    const key = (unknown.keys[0] ?? '').slice(0, 100);
     throw new MailsiftError('unknown_parameter', `unknown parameter '${key}'`, { param: key });
   }
   const issue = result.error.issues[0];
-  const param = issue?.path.join('.') || 'params';
+  const param = issue?.path.join('.') || whole;
   throw new MailsiftError('invalid_argument', `${param}: ${issue?.message ?? 'invalid value'}`, { param });
 }
 

@@ -15,6 +15,7 @@ import {
   MAX_LIMIT,
   type MessageItem,
   type MessageSearchResult,
+  parseWith,
   searchMessages,
   searchThreads,
   type ThreadSearchResult,
@@ -23,7 +24,6 @@ import { type Db, type StoredMessage, sql } from '../../store/index.js';
 import { type AttachmentContent, attachmentText, loadAttachment } from './attachments.js';
 import { type InboxList, type InboxSummary, inboxSummary, listInboxes } from './inboxes.js';
 import { unwrapPageToken, wrapPageToken } from './page-tokens.js';
-import { bodyParams } from './query.js';
 import { boundedProviders, type RagProviders } from './rag-providers.js';
 import { askBodySchema, retrieveBodySchema } from './rag-schemas.js';
 
@@ -186,14 +186,14 @@ export class MailApi {
   /** The context pack for a question over one inbox (keyword-only without an embedder, `degraded` when it failed). */
   retrieve(inbox: string, body: unknown): Promise<RetrievalResult> {
     const { name } = this.inbox(inbox);
-    const params = bodyParams(retrieveBodySchema, body);
+    const params = parseWith(retrieveBodySchema, body, 'body');
     return this.engine.retrieve(params.question, this.questionOptions(name, params));
   }
 
   /** A cited answer over one inbox: the LLM's when one is configured and answers, else extractive. */
   ask(inbox: string, body: unknown): Promise<Answer> {
     const { name } = this.inbox(inbox);
-    const params = bodyParams(askBodySchema, body);
+    const params = parseWith(askBodySchema, body, 'body');
     return this.engine.ask(params.question, {
       ...this.questionOptions(name, params),
       ...(params.passages === undefined ? {} : { passages: params.passages }),

@@ -110,22 +110,3 @@ export function queryParams(url: string, schema: z.ZodType): Record<string, unkn
   }
   return params;
 }
-
-/**
- * A JSON request body validated by `schema`: an unknown field is `unknown_parameter`, any
- * other problem `invalid_argument`, both naming the field.
- */
-export function bodyParams<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new MailsiftError('invalid_argument', 'the request body must be a JSON object', { param: 'body' });
-  }
-  const result = schema.safeParse(body);
-  if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  if (issue?.code === 'unrecognized_keys') {
-    const key = (issue.keys[0] ?? '').slice(0, 100);
-    throw new MailsiftError('unknown_parameter', `unknown parameter '${key}'`, { param: key });
-  }
-  const param = issue?.path.join('.') || 'body';
-  throw new MailsiftError('invalid_argument', `${param}: ${issue?.message ?? 'invalid value'}`, { param });
-}
