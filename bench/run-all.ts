@@ -1,7 +1,6 @@
 // `npm run bench`: every benchmark in turn, each in its own process so one's heap and peak
 // RSS never colour the next. Arguments (e.g. `--messages 20000`) are passed to each.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const BENCHMARKS = ['ingest', 'clean', 'search', 'http', 'attachments', 'attachments-ingest', 'rag'] as const;
@@ -10,7 +9,6 @@ const passThrough = process.argv.slice(2);
 const failed: string[] = [];
 for (const name of BENCHMARKS) {
   const script = fileURLToPath(new URL(`./${name}.js`, import.meta.url));
-  if (!existsSync(script)) continue;
   console.log(`\n=== bench:${name} ===`);
   const run = spawnSync(process.execPath, [script, ...passThrough], { stdio: 'inherit' });
   if (run.status !== 0) failed.push(name);

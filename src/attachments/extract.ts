@@ -13,7 +13,7 @@ import { extractDocx, extractPptx, extractXlsx } from './ooxml.js';
 import { failed, skipped } from './outcome.js';
 import { extractPdf } from './pdf.js';
 import { rtfToText } from './rtf.js';
-import { type ExtractableFormat, isExtractable, settle, sniffSafely } from './settle.js';
+import { type ExtractableFormat, settle, sniffSafely } from './settle.js';
 import type { AttachmentInput, ExtractContext, Extraction, FormatResult } from './types.js';
 import { SkipExtraction } from './types.js';
 
@@ -61,8 +61,8 @@ export async function extractInline(
 ): Promise<Extraction> {
   const type = sniffSafely(input);
   const settled = settle(input, type, limits);
-  if (settled || !isExtractable(type.format)) return settled ?? skipped(type, 'unsupported format');
-  const handler = HANDLERS[type.format];
+  if (typeof settled !== 'string') return settled;
+  const handler = HANDLERS[settled];
   const context: ExtractContext = {
     limits,
     depth,

@@ -21,27 +21,28 @@ export function sniffSafely(input: AttachmentInput): SniffedType {
 const isEncryptedOffice = (content: Buffer): boolean =>
   isCompoundFile(content) && content.includes(Buffer.from('EncryptionInfo', 'utf16le'));
 
-/** The outcome for an attachment of sniffed `type` that needs no extractor, or null. */
+/**
+ * The outcome for an attachment of sniffed `type` that needs no extractor, or the format
+ * whose extractor it needs.
+ */
 export function settle(
   input: AttachmentInput,
   type: SniffedType,
   limits: ExtractionLimits,
-): Extraction | null {
+): Extraction | ExtractableFormat {
   const size = input.content.length;
   if (size > limits.maxBytes) return skipped(type, `too large (${size} bytes, limit ${limits.maxBytes})`);
   if (type.format === 'image') return skipped(type, 'image (no OCR)');
   if (type.format === 'other')
     return skipped(type, isEncryptedOffice(input.content) ? 'encrypted' : 'unsupported format');
-  return null;
+  return type.format;
 }
 
+/** The outcome of an attachment no extractor reads, or null when it has to be extracted. */
 export function settledWithoutExtracting(
   input: AttachmentInput,
   limits: ExtractionLimits,
 ): Extraction | null {
-  return settle(input, sniffSafely(input), limits);
-}
-
-export function isExtractable(format: AttachmentFormat): format is ExtractableFormat {
-  return format !== 'image' && format !== 'other';
+  const settled = settle(input, sniffSafely(input), limits);
+  return typeof settled === 'string' ? null : settled;
 }

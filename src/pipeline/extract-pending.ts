@@ -50,15 +50,17 @@ export async function extractPending(
 ): Promise<ExtractPendingReport> {
   const db = archive.db;
   const started = Date.now();
-  const total = Math.min(pendingExtractions(db), options.limit ?? Number.POSITIVE_INFINITY);
+  const pending = pendingExtractions(db);
+  const total = Math.min(pending, options.limit ?? Number.POSITIVE_INFINITY);
   const counts: ExtractionCounts = { ok: 0, skipped: 0, failed: 0, messagesReindexed: 0 };
-  const report = (attachments: number): ExtractPendingReport => ({
+  const report = (attachments: number, remaining: number): ExtractPendingReport => ({
     attachments,
     ...counts,
-    remaining: pendingExtractions(db),
+    remaining,
     elapsedMs: Date.now() - started,
   });
-  if (total === 0) return report(0);
+  // The common case after an ingest: nothing pending, no second scan and no extractor.
+  if (total === 0) return report(0, 0);
   const extractor = options.extractor ?? createExtractor({ workers: options.workers ?? 1 });
   let done = 0;
   try {
@@ -77,7 +79,7 @@ export async function extractPending(
   } finally {
     if (!options.extractor) await extractor.close();
   }
-  return report(done);
+  return report(done, pendingExtractions(db));
 }
 
 export interface StoredOutcome {
