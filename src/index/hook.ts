@@ -17,6 +17,14 @@ import {
   type IndexableMessage,
   type IndexedDocument,
 } from './document.js';
+import { FLAG_BULK, FLAG_UNTRUSTED } from './postings-codec.js';
+import {
+  discardPostings,
+  flushPostings,
+  removePostings,
+  stageDocument,
+  stagePostings,
+} from './postings-writer.js';
 import { COLUMNS, EXCLUDED_NOW } from './schema.js';
 
 const INSERT_INDEX = `INSERT INTO keyword_index (rowid, ${COLUMNS.join(', ')}) VALUES (?, ${COLUMNS.map(() => '?').join(', ')})`;
@@ -52,8 +60,23 @@ function preparedDocument(db: Db, prepared: PreparedMessage): IndexedDocument | 
   return completeDocument(body, attachments);
 }
 
-/** Analyses stored message `rowid` and writes its index rows (replacing any previous ones). */
+/**
+ * Analyses stored message `rowid` and writes its index rows (replacing any previous ones).
+ * With `prepared` (ingest) the writes wait for the hook's flush before the transaction
+ * commits; without it they are written now.
+ */
 export function indexMessage(db: Db, rowid: number, prepared?: PreparedMessage): void {
+  stageMessage(db, rowid, prepared);
+  if (!prepared) flushIndex(db);
+}
+
+/** Indexes stored messages as one postings segment (call inside a transaction). */
+export function indexMessages(db: Db, rowids: readonly number[]): void {
+  for (const rowid of rowids) stageMessage(db, rowid);
+  flushIndex(db);
+}
+
+function stageMessage(db: Db, rowid: number, prepared?: PreparedMessage): void {
   const row = sql(db, 'SELECT inbox_id, date, thread_id FROM messages WHERE id = ?').get(rowid) as
     | { inbox_id: number; date: number; thread_id: string }
     | undefined;
@@ -62,13 +85,24 @@ export function indexMessage(db: Db, rowid: number, prepared?: PreparedMessage):
     (prepared && preparedDocument(db, prepared)) ??
     analyseDocument(loadMessage(db, rowid) as IndexableMessage);
   unindexMessage(db, rowid);
-  const values = COLUMNS.map((c) => doc.columns[c]);
-  if (prepared) deferredRows(db).set(rowid, values);
-  else sql(db, INSERT_INDEX).run(rowid, ...values);
+  deferredRows(db).set(
+    rowid,
+    COLUMNS.map((c) => doc.columns[c]),
+  );
+  const staged = stageDocument(
+    {
+      rowid,
+      date: row.date,
+      inbox: row.inbox_id,
+      flags: (doc.bulk ? FLAG_BULK : 0) | (doc.untrusted ? FLAG_UNTRUSTED : 0),
+    },
+    doc.columns,
+  );
+  stagePostings(db, staged);
   sql(
     db,
-    `INSERT INTO keyword_docs (rowid, inbox_id, date, thread_id, untrusted, excluded, bulk, language, checksum)
-     VALUES (?, ?, ?, ?, ?, ${EXCLUDED_NOW('?')}, ?, ?, ?)`,
+    `INSERT INTO keyword_docs (rowid, inbox_id, date, thread_id, untrusted, excluded, bulk, language, checksum, tokens)
+     VALUES (?, ?, ?, ?, ?, ${EXCLUDED_NOW('?')}, ?, ?, ?, ?)`,
   ).run(
     rowid,
     row.inbox_id,
@@ -79,6 +113,7 @@ export function indexMessage(db: Db, rowid: number, prepared?: PreparedMessage):
     doc.bulk ? 1 : 0,
     doc.language,
     doc.checksum,
+    staged.tokens,
   );
   if (doc.language !== null)
     sql(db, 'INSERT OR IGNORE INTO keyword_languages (language) VALUES (?)').run(doc.language);
@@ -114,6 +149,7 @@ export function forgetWords(db: Db): void {
 }
 
 export function unindexMessage(db: Db, rowid: number): void {
+  removePostings(db, rowid);
   const known = sql(db, 'DELETE FROM keyword_docs WHERE rowid = ?').run(rowid);
   if (known.changes > 0 && !deferred.get(db)?.delete(rowid))
     sql(db, 'DELETE FROM keyword_index WHERE rowid = ?').run(rowid);
@@ -137,18 +173,21 @@ function deferredRows(db: Db): Map<number, unknown[]> {
   return rows;
 }
 
-/** Writes the deferred index rows; must run before the ingest's transaction commits. */
+/** Writes the deferred index rows and postings; must run before the transaction commits. */
 export function flushIndex(db: Db): void {
   const rows = deferred.get(db);
-  if (rows === undefined || rows.size === 0) return;
-  const insert = sql(db, INSERT_INDEX);
-  for (const [rowid, values] of rows) insert.run(rowid, ...values);
-  rows.clear();
+  if (rows !== undefined && rows.size > 0) {
+    const insert = sql(db, INSERT_INDEX);
+    for (const [rowid, values] of rows) insert.run(rowid, ...values);
+    rows.clear();
+  }
+  flushPostings(db);
 }
 
 /** Drops the deferred index rows of a transaction that rolls back. */
 function discardIndex(db: Db): void {
   deferred.get(db)?.clear();
+  discardPostings(db);
 }
 
 export const keywordIndexHook: IndexHook = {

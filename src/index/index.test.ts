@@ -62,9 +62,16 @@ describe('keyword index maintenance', () => {
     a.db.prepare('DELETE FROM keyword_docs WHERE rowid = ?').run(rowid);
     a.db
       .prepare(
-        'INSERT INTO keyword_docs (rowid, inbox_id, date, thread_id, untrusted, excluded, bulk, language, checksum) VALUES (999, 1, 0, ?, 0, 0, 0, NULL, ?)',
+        'INSERT INTO keyword_docs (rowid, inbox_id, date, thread_id, untrusted, excluded, bulk, language, checksum, tokens) VALUES (999, 1, 0, ?, 0, 0, 0, NULL, ?, 3)',
       )
       .run('t', 'x');
+    // A document whose postings are gone: search by postings could not find it.
+    const reply = a.rowidOf('budget-2@acme.io');
+    a.db
+      .prepare(
+        'INSERT INTO keyword_tombstones SELECT segment, rowid, tokens FROM keyword_docs WHERE rowid = ?',
+      )
+      .run(reply);
     // The receipt has no List-Id: an index row calling it bulk would rank it down.
     const receipt = a.rowidOf('stripe-4471@mail.stripe.com');
     a.db.prepare('UPDATE keyword_docs SET bulk = 1 WHERE rowid = ?').run(receipt);
@@ -74,6 +81,12 @@ describe('keyword index maintenance', () => {
     expect(report.problems.join('\n')).toMatch(/index rows for deleted messages: 1 row\(s\) \(999\)/);
     expect(report.problems.join('\n')).toContain(
       `thread, exclusion or bulk flag disagrees with the store: 1 row(s) (${receipt})`,
+    );
+    expect(report.problems.join('\n')).toContain(
+      `documents missing from the postings (no live segment holds them): 2 row(s) (${reply}, 999)`,
+    );
+    expect(report.problems.join('\n')).toContain(
+      'postings hold 2 live document(s) but the index has 3 document record(s)',
     );
 
     const progress: number[] = [];

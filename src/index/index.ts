@@ -3,6 +3,15 @@
 export { type FieldTexts, fieldTexts, formatAddress, isUntrusted } from './document.js';
 export { indexMessage, keywordIndexHook, precomputeKeywordDocument, unindexMessage } from './hook.js';
 export { type CheckReport, checkIndex, type ReindexProgress, reindex } from './maintenance.js';
+export { type DocTable, FLAG_BULK, FLAG_UNTRUSTED } from './postings-codec.js';
+export {
+  forgetPostings,
+  openPostings,
+  type PostingsView,
+  readPostings,
+  type Segment,
+} from './postings-reader.js';
+export { FAMILIES, familyOf } from './postings-writer.js';
 export {
   assertIndexReady,
   BULK_KIND,

@@ -3,7 +3,7 @@
 
 import { type Db, loadMessage, sql } from '../store/index.js';
 import { analyseDocument } from './document.js';
-import { forgetWords, indexMessage } from './hook.js';
+import { forgetWords, indexMessages } from './hook.js';
 import { dropKeywordTables, EXCLUDED_NOW, ensureKeywordIndex, INDEX_VERSION, setMeta } from './schema.js';
 
 export interface ReindexProgress {
@@ -31,15 +31,22 @@ export function reindex(db: Db, onProgress?: (progress: ReindexProgress) => void
   for (;;) {
     const ids = nextBatch.all(after, REINDEX_BATCH) as number[];
     if (ids.length === 0) break;
-    db.transaction(() => {
-      for (const id of ids) indexMessage(db, id);
-    })();
+    db.transaction(() => indexMessages(db, ids))();
     done += ids.length;
     after = ids[ids.length - 1] as number;
     onProgress?.({ done, total });
   }
   setMeta(db, 'state', 'ready');
   return { indexed: done };
+}
+
+/** Live documents in the postings segments, and document records. */
+function postingsCounts(db: Db): { live: number; documents: number } {
+  const segments =
+    (db.prepare('SELECT coalesce(sum(docs), 0) FROM keyword_segments').pluck().get() as number) ?? 0;
+  const dead = db.prepare('SELECT count(*) FROM keyword_tombstones').pluck().get() as number;
+  const documents = db.prepare('SELECT count(*) FROM keyword_docs').pluck().get() as number;
+  return { live: segments - dead, documents };
 }
 
 export interface CheckReport {
@@ -112,6 +119,23 @@ export function checkIndex(db: Db, options: { deep?: boolean } = {}): CheckRepor
       .pluck()
       .all() as number[],
   );
+  report(
+    'documents missing from the postings (no live segment holds them)',
+    db
+      .prepare(
+        `SELECT d.rowid FROM keyword_docs d WHERE d.segment IS NULL
+           OR d.segment NOT IN (SELECT id FROM keyword_segments)
+           OR EXISTS (SELECT 1 FROM keyword_tombstones t WHERE t.segment = d.segment AND t.rowid = d.rowid)
+         ORDER BY d.rowid`,
+      )
+      .pluck()
+      .all() as number[],
+  );
+  const postings = postingsCounts(db);
+  if (postings.live !== postings.documents)
+    problems.push(
+      `postings hold ${postings.live} live document(s) but the index has ${postings.documents} document record(s)`,
+    );
   try {
     db.prepare("INSERT INTO keyword_index (keyword_index, rank) VALUES ('integrity-check', 0)").run();
   } catch (error) {

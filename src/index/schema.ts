@@ -10,7 +10,7 @@ import { type Db, sql } from '../store/index.js';
  * Bumped whenever analysis or column layout changes: an index written by another version
  * is reported stale and must be rebuilt with `reindex`.
  */
-export const INDEX_VERSION = '7';
+export const INDEX_VERSION = '8';
 
 /** FTS5 columns in declaration order; bm25 weights and one-hot explain vectors follow it. */
 export const COLUMNS = [
@@ -72,7 +72,11 @@ const CREATE = `
     -- Mailing-list mail (the store's list_id: newsletters, notifications): ranked lower.
     bulk INTEGER NOT NULL,
     language TEXT,
-    checksum TEXT NOT NULL
+    checksum TEXT NOT NULL,
+    -- Tokens in all columns (bm25's document length), and the postings segment holding
+    -- the document (NULL while staged in the writing transaction).
+    tokens INTEGER NOT NULL,
+    segment INTEGER
   );
   CREATE TRIGGER IF NOT EXISTS keyword_docs_label_added AFTER INSERT ON message_labels
     WHEN NEW.label IN (${EXCLUDED})
@@ -85,6 +89,29 @@ const CREATE = `
   -- Words of the text fields, for typo candidates: a plain b-tree scans a term range far
   -- faster than fts5vocab, which reads every term's doclist. Never pruned: a word whose
   -- messages are gone only costs a candidate that matches nothing.
+  -- The postings index (src/index/postings-*.ts): immutable segments, each a doc table
+  -- and per-term postings of its documents, and tombstones of the documents deleted or
+  -- re-indexed since. AUTOINCREMENT: a segment id is never reused, so a cached doc table
+  -- is valid while its id is listed.
+  CREATE TABLE IF NOT EXISTS keyword_segments (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    docs INTEGER NOT NULL,
+    tokens INTEGER NOT NULL,
+    doc_table BLOB NOT NULL
+  );
+  CREATE TABLE IF NOT EXISTS keyword_postings (
+    segment INTEGER NOT NULL,
+    family INTEGER NOT NULL,
+    term TEXT NOT NULL,
+    postings BLOB NOT NULL,
+    PRIMARY KEY (segment, family, term)
+  ) WITHOUT ROWID;
+  CREATE TABLE IF NOT EXISTS keyword_tombstones (
+    segment INTEGER NOT NULL,
+    rowid INTEGER NOT NULL,
+    tokens INTEGER NOT NULL,
+    PRIMARY KEY (segment, rowid)
+  ) WITHOUT ROWID;
   CREATE TABLE IF NOT EXISTS keyword_terms (term TEXT PRIMARY KEY) WITHOUT ROWID;
   CREATE TABLE IF NOT EXISTS keyword_languages (language TEXT PRIMARY KEY) WITHOUT ROWID;
   CREATE TABLE IF NOT EXISTS keyword_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -117,7 +144,11 @@ export function ensureKeywordIndex(db: Db): void {
     // Another layout is useless to search and its triggers could break the store's writes:
     // drop it now; `reindex` fills the new one.
     if (existed && version !== INDEX_VERSION) dropKeywordTables(db);
+    const segmentsExisted =
+      db.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'keyword_segments'").get() !== undefined;
     db.exec(CREATE);
+    // Doc tables are cached per connection by generation and segment id: new tables, new generation.
+    if (!segmentsExisted) setMeta(db, 'generation', randomBytes(8).toString('hex'));
     if (getMeta(db, 'secret') === undefined) setMeta(db, 'secret', randomBytes(32).toString('hex'));
     if (version !== INDEX_VERSION) {
       const messages = (db.prepare('SELECT count(*) AS n FROM messages').get() as { n: number }).n;
@@ -140,6 +171,9 @@ export function dropKeywordTables(db: Db): void {
     'keyword_vocab',
     'keyword_index',
     'keyword_docs',
+    'keyword_segments',
+    'keyword_postings',
+    'keyword_tombstones',
     'keyword_terms',
     'keyword_languages',
     'search_snapshots',

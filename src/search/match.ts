@@ -16,14 +16,16 @@ export function isPrefixPart(group: QueryGroup, index: number): boolean {
   );
 }
 
-/**
- * Adjacent parts; with `prefix`, the last one as a prefix: `noreply@github` finds
- * noreply@github.com.
- */
-function identifierPhrase(group: QueryGroup, prefix: boolean): string {
-  return group.parts
-    .map((part, i) => (prefix && isPrefixPart(group, i) ? `${quote(part)}*` : quote(part)))
-    .join(' + ');
+/** One FTS5 phrase: adjacent terms, the last one matched as a prefix when `prefix`. */
+interface Phrase {
+  readonly terms: readonly string[];
+  readonly prefix: boolean;
+}
+
+/** Phrases any of which may match, in a set of columns. */
+interface Alternative {
+  readonly columns: readonly Column[];
+  readonly phrases: readonly Phrase[];
 }
 
 export interface GroupMatch {
@@ -33,43 +35,99 @@ export interface GroupMatch {
   readonly variants?: readonly string[];
 }
 
-/** The alternatives one group may match: identifier fields, exact text forms, stems. */
-export function groupAlternatives(group: QueryGroup, match: GroupMatch): string[] {
-  const alternatives = [`${columns(IDENTIFIER_COLUMNS)} : (${identifierPhrase(group, match.prefix)})`];
-  const textTerms: string[] = [];
-  if (group.compound !== null) textTerms.push(quote(group.compound));
-  textTerms.push(group.parts.map(quote).join(' + '));
-  for (const variant of match.variants ?? []) textTerms.push(quote(variant));
-  alternatives.push(`${columns(EXACT_TEXT_COLUMNS)} : (${textTerms.join(' OR ')})`);
+const word = (term: string): Phrase => ({ terms: [term], prefix: false });
+
+/**
+ * The alternatives one group may match: identifier fields (adjacent parts, the last by
+ * prefix: `noreply@github` finds noreply@github.com), exact text forms, stems.
+ */
+function alternatives(group: QueryGroup, match: GroupMatch): Alternative[] {
+  const last = group.parts.length - 1;
+  const found: Alternative[] = [
+    {
+      columns: IDENTIFIER_COLUMNS,
+      phrases: [{ terms: group.parts, prefix: match.prefix && isPrefixPart(group, last) }],
+    },
+  ];
+  const text: Phrase[] = [];
+  if (group.compound !== null) text.push(word(group.compound));
+  text.push({ terms: group.parts, prefix: false });
+  for (const variant of match.variants ?? []) text.push(word(variant));
+  found.push({ columns: EXACT_TEXT_COLUMNS, phrases: text });
   // A stem equal to the word is already matched by the exact alternative.
   const stems = group.parts.length === 1 ? (group.stems[0] ?? []).filter((s) => s !== group.parts[0]) : [];
-  if (stems.length > 0) {
-    alternatives.push(
-      `{text_stems text_authored text_forwarded text_attachments} : (${stems.map(quote).join(' OR ')})`,
-    );
+  if (stems.length > 0) found.push({ columns: STEM_COLUMNS, phrases: stems.map(word) });
+  return found;
+}
+
+const STEM_COLUMNS: readonly Column[] = ['text_stems', 'text_authored', 'text_forwarded', 'text_attachments'];
+
+function render(alternative: Alternative): string {
+  const phrases = alternative.phrases.map((p) => `${p.terms.map(quote).join(' + ')}${p.prefix ? '*' : ''}`);
+  return `${columns(alternative.columns)} : (${phrases.join(' OR ')})`;
+}
+
+/** The alternatives one group may match, as FTS5 expressions. */
+export function groupAlternatives(group: QueryGroup, match: GroupMatch): string[] {
+  return alternatives(group, match).map(render);
+}
+
+/** A single-token phrase as the postings index scores it. */
+export interface PostingsPhrase {
+  readonly term: string;
+  readonly prefix: boolean;
+  readonly columns: readonly Column[];
+}
+
+/** A query both as an FTS5 expression and, when it has no multi-token phrase, as postings phrases. */
+export interface Match {
+  readonly expression: string;
+  /** Per group, its phrases in FTS5's order; null when a phrase needs positions (FTS5 only). */
+  readonly groups: ReadonlyArray<readonly PostingsPhrase[]> | null;
+}
+
+/** A whole FTS5 token: a term the tokenizer would split is a phrase, which needs positions. */
+const ONE_TOKEN = /^[\p{L}\p{N}\p{Co}_]+$/u;
+
+function postingsGroups(planned: ReadonlyArray<readonly Alternative[]>): Match['groups'] {
+  const groups: PostingsPhrase[][] = [];
+  for (const group of planned) {
+    const phrases: PostingsPhrase[] = [];
+    for (const alternative of group) {
+      for (const phrase of alternative.phrases) {
+        const term = phrase.terms[0];
+        if (phrase.terms.length !== 1 || term === undefined || !ONE_TOKEN.test(term)) return null;
+        phrases.push({ term, prefix: phrase.prefix, columns: alternative.columns });
+      }
+    }
+    groups.push(phrases);
   }
-  return alternatives;
+  return groups;
 }
 
 /** Every group required; within a group, any field and form. */
-export function exactExpression(groups: readonly QueryGroup[]): string {
-  return groups.map((g) => `(${groupAlternatives(g, { prefix: true }).join(' OR ')})`).join(' AND ');
+export function exactMatch(groups: readonly QueryGroup[]): Match {
+  const planned = groups.map((g) => alternatives(g, { prefix: true }));
+  return {
+    expression: planned.map((alts) => `(${alts.map(render).join(' OR ')})`).join(' AND '),
+    groups: postingsGroups(planned),
+  };
 }
 
 /**
  * The fuzzy-fill expression: typo variants on text fields, minus everything the exact
  * expression matches (those messages are already on earlier pages).
  */
-export function fuzzyExpression(
+export function fuzzyMatch(
   groups: readonly QueryGroup[],
   variants: ReadonlyMap<number, readonly string[]>,
-): string {
+): Match {
   const fuzzy = groups
     .map(
       (g, i) => `(${groupAlternatives(g, { prefix: true, variants: variants.get(i) ?? [] }).join(' OR ')})`,
     )
     .join(' AND ');
-  return `(${fuzzy}) NOT (${exactExpression(groups)})`;
+  return { expression: `(${fuzzy}) NOT (${exactMatch(groups).expression})`, groups: null };
 }
 
 /** What highlights look for in each kind of field. */

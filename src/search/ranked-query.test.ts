@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isLanguage, parseQuery } from '../analysis/index.js';
 import { indexedLanguages } from '../index/index.js';
-import { exactExpression } from './match.js';
+import { exactMatch, type Match } from './match.js';
 import { type RankContext, rankMessages, rankThreads, topMessages, topThreads } from './ranked-query.js';
-import { FIXTURES, openTestArchive, type TestArchive } from './test-helpers.js';
+import { rankContext as context, FIXTURES, openTestArchive, type TestArchive } from './test-helpers.js';
 
 let archive: TestArchive;
 beforeAll(async () => {
@@ -13,8 +13,12 @@ beforeAll(async () => {
 });
 afterAll(() => archive.close());
 
-const match = (q: string): string =>
-  exactExpression(parseQuery(q, { languages: indexedLanguages(archive.db).filter(isLanguage) }));
+/** The query on the postings index, or (`fts`) on FTS5's bm25. */
+let engine: 'postings' | 'fts' = 'postings';
+const match = (q: string): Match => {
+  const planned = exactMatch(parseQuery(q, { languages: indexedLanguages(archive.db).filter(isLanguage) }));
+  return engine === 'fts' ? { ...planned, groups: null } : planned;
+};
 
 // The fixtures are dated 2024. Each context reaches one plan of topMessages: now (every
 // message is old: bm25 first, proven by the bound), early 2025 with a short half-life
@@ -27,22 +31,13 @@ const contexts: Array<[string, Partial<RankContext>]> = [
   ['every message boosted', { origin: Date.UTC(2025, 0, 1), halfLifeDays: 36_500, maxBoost: 2 }],
 ];
 
-function context(overrides: Partial<RankContext>): RankContext {
-  return {
-    inboxId: 0,
-    after: null,
-    before: null,
-    origin: Date.UTC(2026, 0, 1),
-    watermark: Number.MAX_SAFE_INTEGER,
-    maxBoost: 1.5,
-    halfLifeDays: 30,
-    ...overrides,
-  };
-}
-
 const key = (row: { rowid: number; score: number; thread?: string }) => [row.rowid, row.score, row.thread];
 
-describe('top-k ranking', () => {
+describe.each(['postings', 'fts'] as const)('top-k ranking (%s)', (scorer) => {
+  beforeAll(() => {
+    engine = scorer;
+  });
+
   it.each(contexts)('returns exactly the head of the full message ranking (%s)', (_, overrides) => {
     const ctx = context(overrides);
     for (const q of ['maria', 'to', 'the', 'kestrel', 're', 'com', 'budget', 'q3']) {

@@ -16,26 +16,19 @@
 
 import { BULK_KIND, COLUMNS, type Column } from '../index/index.js';
 import { type Db, sql } from '../store/index.js';
+import type { Match } from './match.js';
 import type { KeysetPosition } from './page-token.js';
+import {
+  contributionsByPostings,
+  rankMessagesByPostings,
+  rankThreadsByPostings,
+  scoreHits,
+  topMessagesByPostings,
+  topThreadsByPostings,
+} from './postings-rank.js';
+import { BULK_FACTOR, COLUMN_WEIGHTS } from './weights.js';
 
-/**
- * bm25 column weights: who sent it and what it is called say most about a message; then
- * what its author wrote; a forwarded copy and attachment text less (the forwarded original
- * is usually in the archive too, and should outrank its forwards); stems (a weaker form of
- * the same words) and quoted history (someone else's words, already indexed in their own
- * message) least.
- */
-export const COLUMN_WEIGHTS: Readonly<Record<Column, number>> = {
-  ident_from: 4,
-  ident_recipients: 2,
-  ident_subject: 4,
-  text_authored: 2,
-  text_forwarded: 1,
-  text_stems: 0.5,
-  text_attachments: 1,
-  text_quoted: 0.25,
-  kind: 0,
-};
+export { BULK_FACTOR, COLUMN_WEIGHTS };
 
 /** Bulk mail, as an FTS5 expression: a zero-weight column, so it adds nothing to bm25. */
 const BULK_MATCH = `kind : ${BULK_KIND}`;
@@ -74,15 +67,6 @@ export function recencyFactor(ctx: RankContext, date: number): number {
   const age = Math.max(0, ctx.origin - date);
   return 1 + (ctx.maxBoost - 1) * 2 ** (-age / (ctx.halfLifeDays * DAY_MS));
 }
-
-/**
- * Relevance multiplier of mailing-list mail: newsletters, GitHub and Jira notifications
- * (the parser's List-Id). Such mail repeats the words of every topic in short, dense
- * messages, which bm25's length normalisation favours, so a one-line notification that
- * names a topic would otherwise outrank the message that is about it. Bounded like
- * recency: bulk mail scores at most this much lower, and never higher, than its bm25.
- */
-export const BULK_FACTOR = 0.5;
 
 /**
  * The recency and bulk multipliers of keyword_docs row `d`, as SQL: every score is
@@ -152,29 +136,31 @@ function binds(
 export function rankMessages(
   db: Db,
   ctx: RankContext,
-  match: string,
+  match: Match,
   position: KeysetPosition | null,
   n: number,
 ): RankedRow[] {
+  if (match.groups) return rankMessagesByPostings(db, scoreHits(db, ctx, match.groups), position, n);
   const text = `WITH hits AS MATERIALIZED (${baseSql(ctx)}), ${ANCHOR}
     SELECT rowid, date, score FROM hits, anchor WHERE ${KEYSET} ${ORDER} LIMIT @n`;
-  return sql(db, text).all(binds(ctx, match, position, { n })) as RankedRow[];
+  return sql(db, text).all(binds(ctx, match.expression, position, { n })) as RankedRow[];
 }
 
 /** Up to n threads after `position`, each ranked by its best message (carried as rowid/date). */
 export function rankThreads(
   db: Db,
   ctx: RankContext,
-  match: string,
+  match: Match,
   position: KeysetPosition | null,
   n: number,
 ): RankedRow[] {
+  if (match.groups) return rankThreadsByPostings(db, scoreHits(db, ctx, match.groups), position, n);
   const text = `
     WITH hits AS MATERIALIZED (${baseSql(ctx)}), ${ANCHOR},
       threads AS (SELECT rowid, date, inboxId, threadId, max(score) AS score FROM hits GROUP BY inboxId, threadId)
     SELECT rowid, date, score, inboxId || ':' || threadId AS thread FROM threads, anchor
     WHERE ${KEYSET} ${ORDER} LIMIT @n`;
-  return sql(db, text).all(binds(ctx, match, position, { n })) as RankedRow[];
+  return sql(db, text).all(binds(ctx, match.expression, position, { n })) as RankedRow[];
 }
 
 /** The first `need` rows of the ranking, exact, and whether any row follows them. */
@@ -218,7 +204,12 @@ const STALE_CEILING = 1.01;
  * when that stays under the need-th score the answer is proven (bulk mail's share below). Otherwise only rows recent enough to close the
  * gap can still enter, and a second pass ranks just those.
  */
-export function topMessages(db: Db, ctx: RankContext, match: string, need: number, margin = MARGIN): TopRows {
+export function topMessages(db: Db, ctx: RankContext, match: Match, need: number, margin = MARGIN): TopRows {
+  if (match.groups) return topMessagesByPostings(db, scoreHits(db, ctx, match.groups), need);
+  return topMessagesByFts(db, ctx, match.expression, need, margin);
+}
+
+function topMessagesByFts(db: Db, ctx: RankContext, match: string, need: number, margin: number): TopRows {
   const wanted = need + 1;
   // Rounding in SQL's pow may differ from JS's in the last bit: the bound errs high.
   const ceiling = recencyFactor(ctx, newestDate(db, ctx)) * (1 + 1e-9);
@@ -305,9 +296,10 @@ function rankSince(db: Db, ctx: RankContext, match: string, since: number | null
  * best message's, so the threads in rank order are the first appearances of threads in
  * the message ranking. Ranks messages deep enough to see `need` + 1 threads.
  */
-export function topThreads(db: Db, ctx: RankContext, match: string, need: number): TopRows {
+export function topThreads(db: Db, ctx: RankContext, match: Match, need: number): TopRows {
+  if (match.groups) return topThreadsByPostings(db, scoreHits(db, ctx, match.groups), need);
   for (let depth = (need + 1) * 3; ; depth *= 4) {
-    const messages = topMessages(db, ctx, match, depth);
+    const messages = topMessagesByFts(db, ctx, match.expression, depth, MARGIN);
     const threads: RankedRow[] = [];
     const seen = new Set<string>();
     for (const row of messages.rows) {
@@ -328,7 +320,7 @@ export function topThreads(db: Db, ctx: RankContext, match: string, need: number
 export function threadMember(
   db: Db,
   ctx: RankContext,
-  match: string,
+  match: Match,
   inboxId: number,
   threadId: string,
 ): { rowid: number; date: number } | undefined {
@@ -340,7 +332,7 @@ export function threadMember(
       AND d.untrusted = 0 AND d.excluded = 0
       AND EXISTS (SELECT 1 FROM keyword_index WHERE keyword_index MATCH @match AND rowid = d.rowid)
     ORDER BY d.date DESC, d.rowid DESC LIMIT 1`;
-  return sql(db, text).get(binds(ctx, match, null, { memberInbox: inboxId, thread: threadId })) as
+  return sql(db, text).get(binds(ctx, match.expression, null, { memberInbox: inboxId, thread: threadId })) as
     | { rowid: number; date: number }
     | undefined;
 }
@@ -354,19 +346,20 @@ export function threadMember(
  */
 export function columnContributions(
   db: Db,
-  match: string,
+  match: Match,
   watermark: number,
   rowids: readonly number[],
 ): Map<number, Record<Column, number>> {
   const result = new Map<number, Record<Column, number>>();
   if (rowids.length === 0) return result;
+  if (match.groups) return contributionsByPostings(db, match.groups, rowids);
   const oneHot = COLUMNS.map(
     (_, i) =>
       `bm25(keyword_index, ${COLUMNS.map((__, j) => (i === j ? COLUMN_WEIGHTS[COLUMNS[j] as Column] : 0)).join(', ')}) AS c${i}`,
   );
   const text = `SELECT rowid, ${oneHot.join(', ')} FROM keyword_index
     WHERE keyword_index MATCH ? AND rowid <= ? AND +rowid IN (SELECT value FROM json_each(?))`;
-  for (const row of sql(db, text).all(match, watermark, JSON.stringify(rowids)) as Array<
+  for (const row of sql(db, text).all(match.expression, watermark, JSON.stringify(rowids)) as Array<
     Record<string, number>
   >) {
     const contributions = {} as Record<Column, number>;

@@ -8,7 +8,7 @@ import { assertIndexReady, type Column, indexedLanguages, indexSecret } from '..
 import { type Db, inboxByName } from '../store/index.js';
 import { typoVariants } from './fuzzy.js';
 import { type MessageHit, messageHit, type Scored, scoreDetails, type ThreadHit, threadHit } from './hits.js';
-import { exactExpression, fuzzyExpression, type HighlightTerms, highlightTerms } from './match.js';
+import { exactMatch, fuzzyMatch, type HighlightTerms, highlightTerms, type Match } from './match.js';
 import {
   decodePageToken,
   encodePageToken,
@@ -71,7 +71,7 @@ interface Planned {
 
 interface PageRow extends RankedRow {
   readonly phase: Phase;
-  readonly match: string;
+  readonly match: Match;
 }
 
 function plan(db: Db, params: unknown, mode: Mode): Planned {
@@ -139,7 +139,7 @@ function phaseRows(
   planned: Planned,
   mode: Mode,
   phase: Phase,
-  match: string,
+  match: Match,
   cursor: Cursor | null,
   n: number,
 ): PhaseRows {
@@ -199,7 +199,7 @@ function rankPage(db: Db, planned: Planned, mode: Mode): RankedPage {
   let variants = new Map<number, string[]>();
   if (groups.length > 0) {
     if (start.phase === 'exact') {
-      const match = exactExpression(groups);
+      const match = exactMatch(groups);
       const part = phaseRows(db, planned, mode, 'exact', match, start.cursor, limit);
       for (const row of part.rows) rows.push({ ...row, phase: 'exact', match });
       if (part.next) next = { phase: 'exact', ...part.next, draft: part.draft };
@@ -209,7 +209,7 @@ function rankPage(db: Db, planned: Planned, mode: Mode): RankedPage {
       if (!fuzzy.complete) degraded.push('fuzzy_fill');
       else if (fuzzy.variants.size > 0) {
         variants = fuzzy.variants;
-        const match = fuzzyExpression(groups, variants);
+        const match = fuzzyMatch(groups, variants);
         const cursor = start.phase === 'fuzzy' ? start.cursor : null;
         const part = phaseRows(db, planned, mode, 'fuzzy', match, cursor, limit - rows.length);
         for (const row of part.rows) rows.push({ ...row, phase: 'fuzzy', match });
@@ -250,7 +250,7 @@ function nextToken(db: Db, planned: Planned, mode: Mode, page: RankedPage): stri
 function details(db: Db, planned: Planned, page: RankedPage): Scored[] {
   const contributions = new Map<number, Record<Column, number>>();
   if (planned.request.explain) {
-    const byMatch = new Map<string, number[]>();
+    const byMatch = new Map<Match, number[]>();
     for (const row of page.rows) byMatch.set(row.match, [...(byMatch.get(row.match) ?? []), row.rowid]);
     for (const [match, ids] of byMatch) {
       for (const [id, c] of columnContributions(db, match, planned.ctx.watermark, ids))

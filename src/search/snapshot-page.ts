@@ -4,6 +4,7 @@
 // the live ranking when a page reaches its end, never repeating a frozen entry.
 
 import { type Db, sql } from '../store/index.js';
+import type { Match } from './match.js';
 import { type RankContext, type RankedRow, threadMember, topMessages, topThreads } from './ranked-query.js';
 import { SNAPSHOT_PAGES, type Snapshot, type SnapshotDraft, snapshotId } from './snapshot.js';
 
@@ -76,7 +77,7 @@ function messageSlice(db: Db, snapshot: Snapshot, offset: number, n: number): Sl
 function threadSlice(
   db: Db,
   ctx: RankContext,
-  match: string,
+  match: Match,
   snapshot: Snapshot,
   offset: number,
   n: number,
@@ -134,7 +135,7 @@ function extendSnapshot(
   db: Db,
   ctx: RankContext,
   mode: Mode,
-  match: string,
+  match: Match,
   snap: Snapshot,
   n: number,
 ): Snapshot {
@@ -169,7 +170,7 @@ export function snapshotPage(
   db: Db,
   ctx: RankContext,
   mode: Mode,
-  match: string,
+  match: Match,
   frozen: Snapshot,
   offset: number,
   n: number,

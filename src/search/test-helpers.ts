@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { Mailsift } from '../engine.js';
 import { ensureKeywordIndex, keywordIndexHook } from '../index/index.js';
 import { type Db, MessageStore } from '../store/index.js';
+import type { RankContext } from './ranked-query.js';
 
 export const FIXTURES = join(import.meta.dirname, '../../test/fixtures/search');
 
@@ -85,4 +86,18 @@ export async function openTestArchive(
 export function openWriter(archive: TestArchive, inbox = 'work'): Omit<TestArchive, 'root'> {
   const { closeEngine, ...own } = handle(join(archive.root, 'archive.db'), archive.root, inbox);
   return { ...own, close: closeEngine };
+}
+
+/** A ranking context over every inbox, dated 2026 (the fixtures are from 2024), with `overrides`. */
+export function rankContext(overrides: Partial<RankContext>): RankContext {
+  return {
+    inboxId: 0,
+    after: null,
+    before: null,
+    origin: Date.UTC(2026, 0, 1),
+    watermark: Number.MAX_SAFE_INTEGER,
+    maxBoost: 1.5,
+    halfLifeDays: 30,
+    ...overrides,
+  };
 }

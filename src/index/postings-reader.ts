@@ -1,0 +1,106 @@
+// Reads the postings index: the live segments (their doc tables cached per connection:
+// segments never change, so a cached table is valid while its id is listed), tombstones,
+// collection statistics, and one term's (or one prefix's) postings per segment.
+
+import { type Db, sql } from '../store/index.js';
+import { type DocTable, decodeDocTable, decodePostings, type Postings } from './postings-codec.js';
+import { FAMILIES } from './postings-writer.js';
+import { getMeta } from './schema.js';
+
+export interface Segment {
+  readonly id: number;
+  readonly table: DocTable;
+  /** Rowids tombstoned in this segment (deleted or re-indexed since it was written). */
+  readonly dead: ReadonlySet<number>;
+}
+
+export interface PostingsView {
+  readonly segments: readonly Segment[];
+  /** Live documents, and their tokens: bm25's N and average length. */
+  readonly documents: number;
+  readonly tokens: number;
+}
+
+const cache = new WeakMap<Db, { generation: string; tables: Map<number, DocTable> }>();
+
+/** The live segments and statistics, read inside the caller's transaction. */
+export function openPostings(db: Db): PostingsView {
+  const generation = getMeta(db, 'generation') ?? '';
+  let cached = cache.get(db);
+  if (!cached || cached.generation !== generation) {
+    cached = { generation, tables: new Map() };
+    cache.set(db, cached);
+  }
+  const rows = sql(db, 'SELECT id, docs, tokens FROM keyword_segments ORDER BY id').all() as Array<{
+    id: number;
+    docs: number;
+    tokens: number;
+  }>;
+  const dead = new Map<number, Set<number>>();
+  let deadTokens = 0;
+  let deadDocs = 0;
+  for (const row of sql(db, 'SELECT segment, rowid, tokens FROM keyword_tombstones').all() as Array<{
+    segment: number;
+    rowid: number;
+    tokens: number;
+  }>) {
+    let set = dead.get(row.segment);
+    if (!set) {
+      set = new Set();
+      dead.set(row.segment, set);
+    }
+    set.add(row.rowid);
+    deadTokens += row.tokens;
+    deadDocs++;
+  }
+  const tables = cached.tables;
+  const listed = new Set(rows.map((row) => row.id));
+  for (const id of tables.keys()) if (!listed.has(id)) tables.delete(id);
+  const loadTable = sql(db, 'SELECT doc_table FROM keyword_segments WHERE id = ?').pluck();
+  let documents = -deadDocs;
+  let tokens = -deadTokens;
+  const segments = rows.map((row) => {
+    let table = tables.get(row.id);
+    if (!table) {
+      table = decodeDocTable(loadTable.get(row.id) as Uint8Array);
+      tables.set(row.id, table);
+    }
+    documents += row.docs;
+    tokens += row.tokens;
+    return { id: row.id, table, dead: dead.get(row.id) ?? new Set<number>() };
+  });
+  return { segments, documents, tokens };
+}
+
+/** Ends the memory of `db`'s doc tables (tests and benchmarks acting as a new process). */
+export function forgetPostings(db: Db): void {
+  cache.delete(db);
+}
+
+/** Past the last character: the upper bound of a prefix range. */
+const MAX_CHAR = '\u{10FFFF}';
+
+/**
+ * Postings of `term` in `family` within `segment`, one list per matching term: the term
+ * itself, or with `prefix` every term starting with it.
+ */
+export function readPostings(
+  db: Db,
+  segment: number,
+  family: number,
+  term: string,
+  prefix: boolean,
+): Postings[] {
+  const columns = (FAMILIES[family] as readonly unknown[]).length;
+  const blobs = prefix
+    ? (sql(
+        db,
+        'SELECT postings FROM keyword_postings WHERE segment = ? AND family = ? AND term >= ? AND term < ?',
+      )
+        .pluck()
+        .all(segment, family, term, term + MAX_CHAR) as Uint8Array[])
+    : (sql(db, 'SELECT postings FROM keyword_postings WHERE segment = ? AND family = ? AND term = ?')
+        .pluck()
+        .all(segment, family, term) as Uint8Array[]);
+  return blobs.map((blob) => decodePostings(blob, columns));
+}
