@@ -3,7 +3,7 @@
 export { type FieldTexts, fieldTexts, formatAddress, isUntrusted } from './document.js';
 export { indexMessage, keywordIndexHook, precomputeKeywordDocument, unindexMessage } from './hook.js';
 export { type CheckReport, checkIndex, type ReindexProgress, reindex } from './maintenance.js';
-export { type DocTable, FLAG_BULK, FLAG_UNTRUSTED } from './postings-codec.js';
+export { type DocTable, FLAG_BULK, FLAG_UNTRUSTED, type Postings } from './postings-codec.js';
 export {
   forgetPostings,
   openPostings,
@@ -11,7 +11,7 @@ export {
   readPostings,
   type Segment,
 } from './postings-reader.js';
-export { FAMILIES, familyOf } from './postings-writer.js';
+export { FAMILIES, type Family, familyOf } from './postings-writer.js';
 export {
   assertIndexReady,
   BULK_KIND,

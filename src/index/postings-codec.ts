@@ -75,8 +75,9 @@ function docTableViews(buffer: ArrayBuffer, n: number): DocTable {
 
 /**
  * One term's postings in one segment: for each document holding it, its ordinal (as a
- * gap from the previous one), a bit mask of the family's columns it occurs in, and the
- * count in each of those columns. Positions are not kept: phrases go to FTS5.
+ * gap from the previous one), a bit mask of the family's columns it occurs in, the count
+ * in each of those columns and, in families that keep them, the token positions in each
+ * (as gaps), which phrases need.
  */
 export interface Postings {
   readonly length: number;
@@ -84,6 +85,17 @@ export interface Postings {
   /** counts[i * columns + c]: occurrences in document i, column c of the family. */
   readonly counts: Uint32Array;
   readonly columns: number;
+  /** Positions of document i, column c: positions[offsets[i * columns + c]] onwards, counts[…] of them. */
+  readonly positions: Uint32Array | null;
+  readonly offsets: Uint32Array | null;
+}
+
+/** A term's postings being written: per document its ordinal, column counts and (when kept) positions. */
+export interface TermList {
+  ords: number[];
+  counts: number[];
+  /** positions[i]: document i's positions, column after column, ascending within a column. */
+  positions: number[][] | null;
 }
 
 /** A growable byte buffer writing LEB128 varints. */
@@ -110,13 +122,9 @@ class ByteWriter {
   }
 }
 
-/** Encodes postings given as ordinals (ascending) and their column counts. */
-export function encodePostings(
-  ords: readonly number[],
-  counts: readonly number[],
-  columns: number,
-): Uint8Array {
+export function encodePostings(list: TermList, columns: number): Uint8Array {
   const out = new ByteWriter();
+  const { ords, counts, positions } = list;
   out.varint(ords.length);
   let previous = -1;
   for (let i = 0; i < ords.length; i++) {
@@ -130,11 +138,22 @@ export function encodePostings(
       const count = counts[i * columns + c] as number;
       if (count > 0) out.varint(count);
     }
+    const own = positions?.[i];
+    if (!own) continue;
+    let at = 0;
+    for (let c = 0; c < columns; c++) {
+      let last = 0;
+      for (let k = counts[i * columns + c] as number; k > 0; k--) {
+        const position = own[at++] as number;
+        out.varint(position - last);
+        last = position;
+      }
+    }
   }
   return out.result();
 }
 
-export function decodePostings(blob: Uint8Array, columns: number): Postings {
+export function decodePostings(blob: Uint8Array, columns: number, withPositions: boolean): Postings {
   let at = 0;
   const varint = (): number => {
     let value = 0;
@@ -149,12 +168,25 @@ export function decodePostings(blob: Uint8Array, columns: number): Postings {
   const n = varint();
   const ords = new Int32Array(n);
   const counts = new Uint32Array(n * columns);
+  // At most one position per remaining byte: a safe bound without a second pass.
+  const positions = withPositions ? new Uint32Array(blob.length) : null;
+  const offsets = withPositions ? new Uint32Array(n * columns) : null;
+  let stored = 0;
   let ord = -1;
   for (let i = 0; i < n; i++) {
     ord += varint() + 1;
     ords[i] = ord;
     const mask = varint();
     for (let c = 0; c < columns; c++) if (mask & (1 << c)) counts[i * columns + c] = varint();
+    if (!positions || !offsets) continue;
+    for (let c = 0; c < columns; c++) {
+      offsets[i * columns + c] = stored;
+      let position = 0;
+      for (let k = counts[i * columns + c] as number; k > 0; k--) {
+        position += varint();
+        positions[stored++] = position;
+      }
+    }
   }
-  return { length: n, ords, counts, columns };
+  return { length: n, ords, counts, columns, positions, offsets };
 }

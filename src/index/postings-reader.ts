@@ -4,7 +4,7 @@
 
 import { type Db, sql } from '../store/index.js';
 import { type DocTable, decodeDocTable, decodePostings, type Postings } from './postings-codec.js';
-import { FAMILIES } from './postings-writer.js';
+import { FAMILIES, type Family } from './postings-writer.js';
 import { getMeta } from './schema.js';
 
 export interface Segment {
@@ -91,7 +91,7 @@ export function readPostings(
   term: string,
   prefix: boolean,
 ): Postings[] {
-  const columns = (FAMILIES[family] as readonly unknown[]).length;
+  const { columns, positions } = FAMILIES[family] as Family;
   const blobs = prefix
     ? (sql(
         db,
@@ -102,5 +102,5 @@ export function readPostings(
     : (sql(db, 'SELECT postings FROM keyword_postings WHERE segment = ? AND family = ? AND term = ?')
         .pluck()
         .all(segment, family, term) as Uint8Array[]);
-  return blobs.map((blob) => decodePostings(blob, columns));
+  return blobs.map((blob) => decodePostings(blob, columns.length, positions));
 }

@@ -72,21 +72,21 @@ export function groupAlternatives(group: QueryGroup, match: GroupMatch): string[
   return alternatives(group, match).map(render);
 }
 
-/** A single-token phrase as the postings index scores it. */
+/** A phrase as the postings index scores it: whole tokens, the last one a prefix when `prefix`. */
 export interface PostingsPhrase {
-  readonly term: string;
+  readonly terms: readonly string[];
   readonly prefix: boolean;
   readonly columns: readonly Column[];
 }
 
-/** A query both as an FTS5 expression and, when it has no multi-token phrase, as postings phrases. */
+/** A query both as an FTS5 expression and as postings phrases. */
 export interface Match {
   readonly expression: string;
-  /** Per group, its phrases in FTS5's order; null when a phrase needs positions (FTS5 only). */
+  /** Per group, its phrases in FTS5's order; null when FTS5 alone can match it. */
   readonly groups: ReadonlyArray<readonly PostingsPhrase[]> | null;
 }
 
-/** A whole FTS5 token: a term the tokenizer would split is a phrase, which needs positions. */
+/** A whole FTS5 token: FTS5 would split any other term into a phrase of its own. */
 const ONE_TOKEN = /^[\p{L}\p{N}\p{Co}_]+$/u;
 
 function postingsGroups(planned: ReadonlyArray<readonly Alternative[]>): Match['groups'] {
@@ -95,9 +95,8 @@ function postingsGroups(planned: ReadonlyArray<readonly Alternative[]>): Match['
     const phrases: PostingsPhrase[] = [];
     for (const alternative of group) {
       for (const phrase of alternative.phrases) {
-        const term = phrase.terms[0];
-        if (phrase.terms.length !== 1 || term === undefined || !ONE_TOKEN.test(term)) return null;
-        phrases.push({ term, prefix: phrase.prefix, columns: alternative.columns });
+        if (phrase.terms.length === 0 || !phrase.terms.every((term) => ONE_TOKEN.test(term))) return null;
+        phrases.push({ terms: phrase.terms, prefix: phrase.prefix, columns: alternative.columns });
       }
     }
     groups.push(phrases);

@@ -15,10 +15,12 @@ import {
   type Column,
   type DocTable,
   FAMILIES,
+  type Family,
   FLAG_BULK,
   FLAG_UNTRUSTED,
   familyOf,
   openPostings,
+  type Postings,
   type PostingsView,
   readPostings,
   type Segment,
@@ -49,28 +51,54 @@ export interface ScoredHits {
   readonly scores: Float64Array;
 }
 
+/** A phrase's column filter within its family: which columns match, with what weight. */
+interface ColumnFilter {
+  readonly family: number;
+  readonly width: number;
+  readonly inFilter: Uint8Array;
+  readonly weights: Float64Array;
+}
+
+function columnFilter(phrase: PostingsPhrase, weights: readonly number[]): ColumnFilter {
+  const places = phrase.columns.map((column) => familyOf(column) as { family: number; index: number });
+  const family = places[0]?.family ?? 0;
+  const width = (FAMILIES[family] as Family).columns.length;
+  const filter = { family, width, inFilter: new Uint8Array(width), weights: new Float64Array(width) };
+  phrase.columns.forEach((column, i) => {
+    const index = (places[i] as { index: number }).index;
+    filter.weights[index] = weights[COLUMNS.indexOf(column)] as number;
+    filter.inFilter[index] = 1;
+  });
+  return filter;
+}
+
 /**
- * The matches of `groups` in one segment: per phrase, the documents whose phrase columns
- * hold its term (or, for a prefix, any term starting with it), with `weights` applied.
+ * The matches of one phrase in one segment: the documents whose filtered columns hold
+ * it, with the weighted count of its occurrences there. A one-term phrase reads counts
+ * (a prefix adds up every term starting with it); a longer one counts adjacent positions
+ * where its family keeps them, and elsewhere is answered only when provably absent:
+ * null sends the query to FTS5.
  */
 function phraseHits(
   db: Db,
   segment: Segment,
   phrase: PostingsPhrase,
   weights: readonly number[],
-): PhraseHits {
-  const places = phrase.columns.map((column) => familyOf(column));
-  const family = places[0]?.family ?? 0;
-  const width = (FAMILIES[family] as readonly Column[]).length;
-  const columnWeights = new Float64Array(width);
-  // Columns outside the phrase's column filter never match, whatever their weight.
-  const inFilter = new Uint8Array(width);
-  phrase.columns.forEach((column, i) => {
-    const index = (places[i] as { index: number }).index;
-    columnWeights[index] = weights[COLUMNS.indexOf(column)] as number;
-    inFilter[index] = 1;
-  });
-  const lists = readPostings(db, segment.id, family, phrase.term, phrase.prefix);
+): PhraseHits | null {
+  const filter = columnFilter(phrase, weights);
+  const last = phrase.terms.length - 1;
+  const parts = phrase.terms.map((term, i) =>
+    readPostings(db, segment.id, filter.family, term, phrase.prefix && i === last),
+  );
+  if (parts.length === 1) return countHits(parts[0] as Postings[], filter);
+  if (!(FAMILIES[filter.family] as Family).positions) return coOccurs(parts, filter) ? null : NO_HITS;
+  return adjacentHits(parts, filter);
+}
+
+const NO_HITS: PhraseHits = { ords: new Int32Array(0), freqs: new Float64Array(0) };
+
+function countHits(lists: readonly Postings[], filter: ColumnFilter): PhraseHits {
+  const { width, inFilter, weights } = filter;
   let total = 0;
   for (const list of lists) total += list.length;
   let ords = new Int32Array(total);
@@ -84,7 +112,7 @@ function phraseHits(
         const count = list.counts[i * width + c] as number;
         if (count === 0 || inFilter[c] === 0) continue;
         hit = true;
-        f += (columnWeights[c] as number) * count;
+        f += (weights[c] as number) * count;
       }
       if (!hit) continue;
       ords[n] = list.ords[i] as number;
@@ -94,6 +122,77 @@ function phraseHits(
   ords = ords.subarray(0, n);
   freqs = freqs.subarray(0, n);
   return lists.length > 1 ? combine(ords, freqs) : { ords, freqs };
+}
+
+/** Each document's entries in a part's lists (several for a prefix). */
+function byDocument(lists: readonly Postings[]): Map<number, Array<[Postings, number]>> {
+  const found = new Map<number, Array<[Postings, number]>>();
+  for (const list of lists) {
+    for (let i = 0; i < list.length; i++) {
+      const ord = list.ords[i] as number;
+      const entries = found.get(ord);
+      if (entries) entries.push([list, i]);
+      else found.set(ord, [[list, i]]);
+    }
+  }
+  return found;
+}
+
+/** Positions of one entry in column c. */
+function positionsIn(list: Postings, i: number, c: number): Uint32Array {
+  const start = (list.offsets as Uint32Array)[i * list.columns + c] as number;
+  const count = list.counts[i * list.columns + c] as number;
+  return (list.positions as Uint32Array).subarray(start, start + count);
+}
+
+/** Phrase occurrences: positions p of the first part with part i at p + i, per filtered column. */
+function adjacentHits(parts: ReadonlyArray<readonly Postings[]>, filter: ColumnFilter): PhraseHits {
+  const { width, inFilter, weights } = filter;
+  const rest = parts.slice(1).map(byDocument);
+  const ords: number[] = [];
+  const freqs: number[] = [];
+  for (const list of parts[0] as readonly Postings[]) {
+    for (let i = 0; i < list.length; i++) {
+      const ord = list.ords[i] as number;
+      const others = rest.map((part) => part.get(ord));
+      if (others.some((entries) => entries === undefined)) continue;
+      let hit = false;
+      let f = 0;
+      for (let c = 0; c < width; c++) {
+        if (inFilter[c] === 0) continue;
+        const later = (others as Array<Array<[Postings, number]>>).map((entries) => {
+          const at = new Set<number>();
+          for (const [other, j] of entries) for (const p of positionsIn(other, j, c)) at.add(p);
+          return at;
+        });
+        let count = 0;
+        for (const p of positionsIn(list, i, c)) if (later.every((at, k) => at.has(p + k + 1))) count++;
+        if (count === 0) continue;
+        hit = true;
+        f += (weights[c] as number) * count;
+      }
+      if (!hit) continue;
+      ords.push(ord);
+      freqs.push(f);
+    }
+  }
+  return { ords: Int32Array.from(ords), freqs: Float64Array.from(freqs) };
+}
+
+/** Some document holds every part in one filtered column: the phrase may occur there. */
+function coOccurs(parts: ReadonlyArray<readonly Postings[]>, filter: ColumnFilter): boolean {
+  const [first, ...rest] = parts.map(byDocument);
+  for (const [ord, entries] of first ?? []) {
+    const others = rest.map((part) => part.get(ord));
+    if (others.some((e) => e === undefined)) continue;
+    const all = [entries, ...(others as Array<Array<[Postings, number]>>)];
+    for (let c = 0; c < filter.width; c++) {
+      if (filter.inFilter[c] === 0) continue;
+      if (all.every((part) => part.some(([list, i]) => (list.counts[i * list.columns + c] as number) > 0)))
+        return true;
+    }
+  }
+  return false;
 }
 
 /** Sorts prefix expansions' hits by ordinal, adding the frequencies of one document. */
@@ -127,9 +226,18 @@ function bm25(
   view: PostingsView,
   groups: Groups,
   weights: readonly number[],
-): Array<{ segment: Segment; ords: Int32Array; scores: Float64Array }> {
+): Array<{ segment: Segment; ords: Int32Array; scores: Float64Array }> | null {
   const phrases = groups.flat();
-  const hits = view.segments.map((segment) => phrases.map((p) => phraseHits(db, segment, p, weights)));
+  const hits: PhraseHits[][] = [];
+  for (const segment of view.segments) {
+    const own: PhraseHits[] = [];
+    for (const phrase of phrases) {
+      const found = phraseHits(db, segment, phrase, weights);
+      if (found === null) return null;
+      own.push(found);
+    }
+    hits.push(own);
+  }
   const idf = phrases.map((_, p) => {
     let n = 0;
     view.segments.forEach((segment, s) => {
@@ -187,8 +295,11 @@ function admissible(ctx: RankContext, table: DocTable, ord: number): boolean {
   );
 }
 
-/** Every match with its score (bm25 × recency × bulk), before exclusion labels. */
-export function scoreHits(db: Db, ctx: RankContext, groups: Groups): ScoredHits {
+/**
+ * Every match with its score (bm25 × recency × bulk), before exclusion labels; null when
+ * a phrase needs positions the postings do not keep (FTS5 ranks the query then).
+ */
+export function scoreHits(db: Db, ctx: RankContext, groups: Groups): ScoredHits | null {
   const view = openPostings(db);
   const perSegment = bm25(
     db,
@@ -196,6 +307,7 @@ export function scoreHits(db: Db, ctx: RankContext, groups: Groups): ScoredHits 
     groups,
     COLUMNS.map((c) => COLUMN_WEIGHTS[c]),
   );
+  if (perSegment === null) return null;
   let total = 0;
   for (const part of perSegment) total += part.ords.length;
   const rowids = new Float64Array(total);
@@ -415,13 +527,15 @@ export function contributionsByPostings(
   db: Db,
   groups: Groups,
   rowids: readonly number[],
-): Map<number, Record<Column, number>> {
+): Map<number, Record<Column, number>> | null {
   const result = new Map<number, Record<Column, number>>();
   const wanted = new Set(rowids);
   const view = openPostings(db);
-  COLUMNS.forEach((column, c) => {
+  for (const [c, column] of COLUMNS.entries()) {
     const oneHot = COLUMNS.map((other, j) => (j === c ? COLUMN_WEIGHTS[other] : 0));
-    for (const { segment, ords, scores } of bm25(db, view, groups, oneHot)) {
+    const perSegment = bm25(db, view, groups, oneHot);
+    if (perSegment === null) return null;
+    for (const { segment, ords, scores } of perSegment) {
       for (let i = 0; i < ords.length; i++) {
         const rowid = segment.table.rowids[ords[i] as number] as number;
         if (!wanted.has(rowid)) continue;
@@ -433,6 +547,6 @@ export function contributionsByPostings(
         row[column] = scores[i] as number;
       }
     }
-  });
+  }
   return result;
 }

@@ -140,7 +140,8 @@ export function rankMessages(
   position: KeysetPosition | null,
   n: number,
 ): RankedRow[] {
-  if (match.groups) return rankMessagesByPostings(db, scoreHits(db, ctx, match.groups), position, n);
+  const hits = match.groups && scoreHits(db, ctx, match.groups);
+  if (hits) return rankMessagesByPostings(db, hits, position, n);
   const text = `WITH hits AS MATERIALIZED (${baseSql(ctx)}), ${ANCHOR}
     SELECT rowid, date, score FROM hits, anchor WHERE ${KEYSET} ${ORDER} LIMIT @n`;
   return sql(db, text).all(binds(ctx, match.expression, position, { n })) as RankedRow[];
@@ -154,7 +155,8 @@ export function rankThreads(
   position: KeysetPosition | null,
   n: number,
 ): RankedRow[] {
-  if (match.groups) return rankThreadsByPostings(db, scoreHits(db, ctx, match.groups), position, n);
+  const hits = match.groups && scoreHits(db, ctx, match.groups);
+  if (hits) return rankThreadsByPostings(db, hits, position, n);
   const text = `
     WITH hits AS MATERIALIZED (${baseSql(ctx)}), ${ANCHOR},
       threads AS (SELECT rowid, date, inboxId, threadId, max(score) AS score FROM hits GROUP BY inboxId, threadId)
@@ -205,7 +207,8 @@ const STALE_CEILING = 1.01;
  * gap can still enter, and a second pass ranks just those.
  */
 export function topMessages(db: Db, ctx: RankContext, match: Match, need: number, margin = MARGIN): TopRows {
-  if (match.groups) return topMessagesByPostings(db, scoreHits(db, ctx, match.groups), need);
+  const hits = match.groups && scoreHits(db, ctx, match.groups);
+  if (hits) return topMessagesByPostings(db, hits, need);
   return topMessagesByFts(db, ctx, match.expression, need, margin);
 }
 
@@ -297,7 +300,8 @@ function rankSince(db: Db, ctx: RankContext, match: string, since: number | null
  * the message ranking. Ranks messages deep enough to see `need` + 1 threads.
  */
 export function topThreads(db: Db, ctx: RankContext, match: Match, need: number): TopRows {
-  if (match.groups) return topThreadsByPostings(db, scoreHits(db, ctx, match.groups), need);
+  const hits = match.groups && scoreHits(db, ctx, match.groups);
+  if (hits) return topThreadsByPostings(db, hits, need);
   for (let depth = (need + 1) * 3; ; depth *= 4) {
     const messages = topMessagesByFts(db, ctx, match.expression, depth, MARGIN);
     const threads: RankedRow[] = [];
@@ -352,7 +356,8 @@ export function columnContributions(
 ): Map<number, Record<Column, number>> {
   const result = new Map<number, Record<Column, number>>();
   if (rowids.length === 0) return result;
-  if (match.groups) return contributionsByPostings(db, match.groups, rowids);
+  const byPostings = match.groups && contributionsByPostings(db, match.groups, rowids);
+  if (byPostings) return byPostings;
   const oneHot = COLUMNS.map(
     (_, i) =>
       `bm25(keyword_index, ${COLUMNS.map((__, j) => (i === j ? COLUMN_WEIGHTS[COLUMNS[j] as Column] : 0)).join(', ')}) AS c${i}`,
