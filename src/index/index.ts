@@ -1,15 +1,17 @@
-// The keyword index: FTS5 over pre-analysed fields, kept in step with the store by a hook.
+// The keyword index: FTS5 over pre-analysed fields and our own postings, kept in step with
+// the store by a hook.
 
 export { type FieldTexts, fieldTexts, formatAddress, isUntrusted } from './document.js';
 export { indexMessage, keywordIndexHook, precomputeKeywordDocument, unindexMessage } from './hook.js';
 export { type CheckReport, checkIndex, type ReindexProgress, reindex } from './maintenance.js';
-export { type DocTable, FLAG_BULK, FLAG_UNTRUSTED, type Postings } from './postings-codec.js';
+export { type DocTable, FLAG_BULK, FLAG_UNTRUSTED, type Positions, type Postings } from './postings-codec.js';
 export {
   forgetPostings,
   openPostings,
   type PostingsView,
   readPostings,
   type Segment,
+  type TermPostings,
 } from './postings-reader.js';
 export { FAMILIES, type Family, familyOf } from './postings-writer.js';
 export {

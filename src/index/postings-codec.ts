@@ -75,9 +75,9 @@ function docTableViews(buffer: ArrayBuffer, n: number): DocTable {
 
 /**
  * One term's postings in one segment: for each document holding it, its ordinal (as a
- * gap from the previous one), a bit mask of the family's columns it occurs in, the count
- * in each of those columns and, in families that keep them, the token positions in each
- * (as gaps), which phrases need.
+ * gap from the previous one), a bit mask of the family's columns it occurs in and the
+ * count in each of those columns. Token positions (gaps, document after document, column
+ * after column) are a second blob, read only for phrases.
  */
 export interface Postings {
   readonly length: number;
@@ -85,17 +85,20 @@ export interface Postings {
   /** counts[i * columns + c]: occurrences in document i, column c of the family. */
   readonly counts: Uint32Array;
   readonly columns: number;
-  /** Positions of document i, column c: positions[offsets[i * columns + c]] onwards, counts[…] of them. */
-  readonly positions: Uint32Array | null;
-  readonly offsets: Uint32Array | null;
 }
 
-/** A term's postings being written: per document its ordinal, column counts and (when kept) positions. */
+/** Positions of every entry: document i, column c starts at offsets[i * columns + c] (counts[…] of them). */
+export interface Positions {
+  readonly positions: Uint32Array;
+  readonly offsets: Uint32Array;
+}
+
+/** A term's postings being written: per document its ordinal, column counts and positions. */
 export interface TermList {
   ords: number[];
   counts: number[];
   /** positions[i]: document i's positions, column after column, ascending within a column. */
-  positions: number[][] | null;
+  positions: number[][];
 }
 
 /** A growable byte buffer writing LEB128 varints. */
@@ -122,8 +125,31 @@ class ByteWriter {
   }
 }
 
-export function encodePostings(list: TermList, columns: number): Uint8Array {
+/** Reads LEB128 varints from a blob; most values fit one byte, which is read inline. */
+class ByteReader {
+  at = 0;
+  constructor(private readonly blob: Uint8Array) {}
+
+  varint(): number {
+    const first = this.blob[this.at++] as number;
+    if (first < 0x80) return first;
+    let value = first & 0x7f;
+    let scale = 0x80;
+    for (;;) {
+      const byte = this.blob[this.at++] as number;
+      value += (byte & 0x7f) * scale;
+      if (byte < 0x80) return value;
+      scale *= 0x80;
+    }
+  }
+}
+
+export function encodePostings(
+  list: TermList,
+  columns: number,
+): { postings: Uint8Array; positions: Uint8Array } {
   const out = new ByteWriter();
+  const where = new ByteWriter();
   const { ords, counts, positions } = list;
   out.varint(ords.length);
   let previous = -1;
@@ -134,59 +160,52 @@ export function encodePostings(list: TermList, columns: number): Uint8Array {
     let mask = 0;
     for (let c = 0; c < columns; c++) if ((counts[i * columns + c] as number) > 0) mask |= 1 << c;
     out.varint(mask);
+    const own = positions[i] as number[];
+    let at = 0;
     for (let c = 0; c < columns; c++) {
       const count = counts[i * columns + c] as number;
       if (count > 0) out.varint(count);
-    }
-    const own = positions?.[i];
-    if (!own) continue;
-    let at = 0;
-    for (let c = 0; c < columns; c++) {
       let last = 0;
-      for (let k = counts[i * columns + c] as number; k > 0; k--) {
+      for (let k = count; k > 0; k--) {
         const position = own[at++] as number;
-        out.varint(position - last);
+        where.varint(position - last);
         last = position;
       }
     }
   }
-  return out.result();
+  return { postings: out.result(), positions: where.result() };
 }
 
-export function decodePostings(blob: Uint8Array, columns: number, withPositions: boolean): Postings {
-  let at = 0;
-  const varint = (): number => {
-    let value = 0;
-    let shift = 0;
-    for (;;) {
-      const byte = blob[at++] as number;
-      value += (byte & 0x7f) * 2 ** shift;
-      if (byte < 0x80) return value;
-      shift += 7;
-    }
-  };
-  const n = varint();
+export function decodePostings(blob: Uint8Array, columns: number): Postings {
+  const read = new ByteReader(blob);
+  const n = read.varint();
   const ords = new Int32Array(n);
   const counts = new Uint32Array(n * columns);
-  // At most one position per remaining byte: a safe bound without a second pass.
-  const positions = withPositions ? new Uint32Array(blob.length) : null;
-  const offsets = withPositions ? new Uint32Array(n * columns) : null;
-  let stored = 0;
   let ord = -1;
   for (let i = 0; i < n; i++) {
-    ord += varint() + 1;
+    ord += read.varint() + 1;
     ords[i] = ord;
-    const mask = varint();
-    for (let c = 0; c < columns; c++) if (mask & (1 << c)) counts[i * columns + c] = varint();
-    if (!positions || !offsets) continue;
-    for (let c = 0; c < columns; c++) {
-      offsets[i * columns + c] = stored;
-      let position = 0;
-      for (let k = counts[i * columns + c] as number; k > 0; k--) {
-        position += varint();
-        positions[stored++] = position;
-      }
+    const mask = read.varint();
+    for (let c = 0; c < columns; c++) if (mask & (1 << c)) counts[i * columns + c] = read.varint();
+  }
+  return { length: n, ords, counts, columns };
+}
+
+export function decodePositions(blob: Uint8Array, postings: Postings): Positions {
+  const read = new ByteReader(blob);
+  const slots = postings.counts.length;
+  let total = 0;
+  for (let k = 0; k < slots; k++) total += postings.counts[k] as number;
+  const positions = new Uint32Array(total);
+  const offsets = new Uint32Array(slots);
+  let stored = 0;
+  for (let k = 0; k < slots; k++) {
+    offsets[k] = stored;
+    let position = 0;
+    for (let left = postings.counts[k] as number; left > 0; left--) {
+      position += read.varint();
+      positions[stored++] = position;
     }
   }
-  return { length: n, ords, counts, columns, positions, offsets };
+  return { positions, offsets };
 }

@@ -3,7 +3,14 @@
 // collection statistics, and one term's (or one prefix's) postings per segment.
 
 import { type Db, sql } from '../store/index.js';
-import { type DocTable, decodeDocTable, decodePostings, type Postings } from './postings-codec.js';
+import {
+  type DocTable,
+  decodeDocTable,
+  decodePositions,
+  decodePostings,
+  type Positions,
+  type Postings,
+} from './postings-codec.js';
 import { FAMILIES, type Family } from './postings-writer.js';
 import { getMeta } from './schema.js';
 
@@ -80,27 +87,37 @@ export function forgetPostings(db: Db): void {
 /** Past the last character: the upper bound of a prefix range. */
 const MAX_CHAR = '\u{10FFFF}';
 
+/** A term's postings in one segment, with its positions when they were asked for. */
+export type TermPostings = Postings & { readonly where: Positions | null };
+
 /**
  * Postings of `term` in `family` within `segment`, one list per matching term: the term
- * itself, or with `prefix` every term starting with it.
+ * itself, or with `prefix` every term starting with it. Positions are decoded only
+ * `withPositions` (phrases).
  */
 export function readPostings(
   db: Db,
   segment: number,
   family: number,
   term: string,
-  prefix: boolean,
-): Postings[] {
-  const { columns, positions } = FAMILIES[family] as Family;
-  const blobs = prefix
-    ? (sql(
-        db,
-        'SELECT postings FROM keyword_postings WHERE segment = ? AND family = ? AND term >= ? AND term < ?',
-      )
-        .pluck()
-        .all(segment, family, term, term + MAX_CHAR) as Uint8Array[])
-    : (sql(db, 'SELECT postings FROM keyword_postings WHERE segment = ? AND family = ? AND term = ?')
-        .pluck()
-        .all(segment, family, term) as Uint8Array[]);
-  return blobs.map((blob) => decodePostings(blob, columns.length, positions));
+  options: { readonly prefix: boolean; readonly withPositions: boolean },
+): TermPostings[] {
+  const columns = (FAMILIES[family] as Family).columns.length;
+  const what = options.withPositions ? 'postings, positions' : 'postings';
+  const rows = (
+    options.prefix
+      ? sql(
+          db,
+          `SELECT ${what} FROM keyword_postings WHERE segment = ? AND family = ? AND term >= ? AND term < ?`,
+        ).all(segment, family, term, term + MAX_CHAR)
+      : sql(db, `SELECT ${what} FROM keyword_postings WHERE segment = ? AND family = ? AND term = ?`).all(
+          segment,
+          family,
+          term,
+        )
+  ) as Array<{ postings: Uint8Array; positions?: Uint8Array }>;
+  return rows.map((row) => {
+    const postings = decodePostings(row.postings, columns);
+    return { ...postings, where: row.positions ? decodePositions(row.positions, postings) : null };
+  });
 }

@@ -7,9 +7,11 @@ import { type Db, sql } from '../store/index.js';
 import {
   type DocRow,
   decodeDocTable,
+  decodePositions,
   decodePostings,
   encodeDocTable,
   encodePostings,
+  type Positions,
   type Postings,
   type TermList,
 } from './postings-codec.js';
@@ -17,22 +19,16 @@ import { COLUMNS, type Column } from './schema.js';
 
 export interface Family {
   readonly columns: readonly Column[];
-  /** Token positions are kept: phrases over these columns are matched here, not by FTS5. */
-  readonly positions: boolean;
 }
 
 /**
  * Column families with postings of their own. Identifier fields are matched by prefix, so
  * their terms are kept apart from the far larger text fields': a prefix expands over
- * identifier terms only. Identifier fields are short, so their positions cost little and
- * let `noreply@github` (a phrase) be ranked here too. The `kind` column is a doc table flag.
+ * identifier terms only. The `kind` column is a doc table flag.
  */
 export const FAMILIES: readonly Family[] = [
-  { columns: ['ident_from', 'ident_recipients', 'ident_subject'], positions: true },
-  {
-    columns: ['text_authored', 'text_forwarded', 'text_stems', 'text_attachments', 'text_quoted'],
-    positions: false,
-  },
+  { columns: ['ident_from', 'ident_recipients', 'ident_subject'] },
+  { columns: ['text_authored', 'text_forwarded', 'text_stems', 'text_attachments', 'text_quoted'] },
 ];
 
 /** The family holding `column`, and the column's place in it. */
@@ -47,12 +43,12 @@ export function familyOf(column: Column): { family: number; index: number } | un
 /** A token as FTS5's unicode61 tokenizer (tokenchars '_') cuts them: letters, digits, private use, '_'. */
 export const TOKEN = /[\p{L}\p{N}\p{Co}_]+/gu;
 
-/** A term's occurrences in one document: per column of its family, a count and (when kept) positions. */
+/** A term's occurrences in one document: per column of its family a count, and the positions column after column. */
 export interface TermOccurrences {
   // Plain arrays: ~150 terms per message, and millions of tiny typed arrays (each its own
-  // off-heap buffer, freed only by a full GC) grew ingest's RSS from 0.3 to 0.86 GB.
+  // off-heap buffer, freed only by a full GC) would grow ingest's RSS.
   readonly counts: number[];
-  readonly positions: number[][] | null;
+  readonly positions: number[];
 }
 
 /** A document ready for a segment: its doc table row and per-family term occurrences. */
@@ -73,14 +69,12 @@ export function stageDocument(
       for (const [term] of columns[column].matchAll(TOKEN)) {
         let entry = found.get(term);
         if (!entry) {
-          entry = {
-            counts: family.columns.map(() => 0),
-            positions: family.positions ? family.columns.map(() => []) : null,
-          };
+          entry = { counts: family.columns.map(() => 0), positions: [] };
           found.set(term, entry);
         }
         (entry.counts[c] as number)++;
-        entry.positions?.[c]?.push(position);
+        // Columns are read in order, so each term's positions come column after column.
+        entry.positions.push(position);
         position++;
       }
     });
@@ -137,10 +131,10 @@ export function flushPostings(db: Db): void {
 /** A family's postings per term, ordinals ascending. */
 type TermPostings = Map<string, TermList>;
 
-function listOf(postings: TermPostings, term: string, family: number): TermList {
+function listOf(postings: TermPostings, term: string): TermList {
   let list = postings.get(term);
   if (!list) {
-    list = { ords: [], counts: [], positions: (FAMILIES[family] as Family).positions ? [] : null };
+    list = { ords: [], counts: [], positions: [] };
     postings.set(term, list);
   }
   return list;
@@ -150,10 +144,10 @@ function termPostings(ordered: readonly StagedDoc[], family: number): TermPostin
   const postings: TermPostings = new Map();
   ordered.forEach((doc, ord) => {
     for (const [term, found] of doc.terms[family] as ReadonlyMap<string, TermOccurrences>) {
-      const list = listOf(postings, term, family);
+      const list = listOf(postings, term);
       list.ords.push(ord);
       for (const count of found.counts) list.counts.push(count);
-      if (found.positions) list.positions?.push(found.positions.flat());
+      list.positions.push(found.positions);
     }
   });
   return postings;
@@ -173,16 +167,25 @@ function insertSegment(db: Db, docs: readonly DocRow[]): number {
 
 function writeSegment(db: Db, docs: readonly DocRow[], families: readonly TermPostings[]): number {
   const segment = insertSegment(db, docs);
-  const insert = sql(
-    db,
-    'INSERT INTO keyword_postings (segment, family, term, postings) VALUES (?, ?, ?, ?)',
-  );
   families.forEach((postings, family) => {
     const columns = (FAMILIES[family] as Family).columns.length;
     for (const term of [...postings.keys()].sort())
-      insert.run(segment, family, term, encodePostings(postings.get(term) as TermList, columns));
+      insertPostings(db, segment, family, term, encodePostings(postings.get(term) as TermList, columns));
   });
   return segment;
+}
+
+function insertPostings(
+  db: Db,
+  segment: number,
+  family: number,
+  term: string,
+  encoded: { postings: Uint8Array; positions: Uint8Array },
+): void {
+  sql(
+    db,
+    'INSERT INTO keyword_postings (segment, family, term, postings, positions) VALUES (?, ?, ?, ?, ?)',
+  ).run(segment, family, term, encoded.postings, encoded.positions);
 }
 
 /** Segments merged at once: each document is rewritten about log_8(archive / batch) times. */
@@ -276,6 +279,7 @@ interface PostingsRow {
   /** The term's UTF-8 bytes: SQLite orders text by them, and so must the merge. */
   readonly key: Buffer;
   readonly postings: Uint8Array;
+  readonly positions: Uint8Array;
 }
 
 const byKey = (a: PostingsRow, b: PostingsRow): number => a.family - b.family || Buffer.compare(a.key, b.key);
@@ -308,7 +312,7 @@ class PostingsCursor {
   private fill(family: number, term: string): void {
     this.rows = sql(
       this.db,
-      `SELECT family, term, CAST(term AS BLOB) AS key, postings FROM keyword_postings
+      `SELECT family, term, CAST(term AS BLOB) AS key, postings, positions FROM keyword_postings
        WHERE segment = ? AND (family, term) > (?, ?) ORDER BY family, term LIMIT ${CURSOR_ROWS}`,
     ).all(this.segment, family, term) as PostingsRow[];
     this.at = 0;
@@ -323,10 +327,6 @@ function mergePostings(
   sources: ReadonlyArray<{ readonly id: number; readonly remap: Int32Array }>,
 ): void {
   const cursors = sources.map((source) => new PostingsCursor(db, source.id));
-  const insert = sql(
-    db,
-    'INSERT INTO keyword_postings (segment, family, term, postings) VALUES (?, ?, ?, ?)',
-  );
   for (;;) {
     let next: PostingsRow | undefined;
     for (const cursor of cursors) {
@@ -336,25 +336,27 @@ function mergePostings(
     if (!next) return;
     const family = FAMILIES[next.family] as Family;
     const columns = family.columns.length;
-    const list: TermList = { ords: [], counts: [], positions: family.positions ? [] : null };
+    const list: TermList = { ords: [], counts: [], positions: [] };
     cursors.forEach((cursor, s) => {
       const row = cursor.current();
       if (!row || byKey(row, next as PostingsRow) !== 0) return;
+      const decoded = decodePostings(row.postings, columns);
       appendRenumbered(
         list,
-        decodePostings(row.postings, columns, family.positions),
+        decoded,
+        decodePositions(row.positions, decoded),
         (sources[s] as { remap: Int32Array }).remap,
       );
       cursor.advance();
     });
     if (list.ords.length === 0) continue;
     sortList(list, columns);
-    insert.run(segment, next.family, next.term, encodePostings(list, columns));
+    insertPostings(db, segment, next.family, next.term, encodePostings(list, columns));
   }
 }
 
 /** Appends the live entries of `decoded` to `list` under their new ordinals. */
-function appendRenumbered(list: TermList, decoded: Postings, remap: Int32Array): void {
+function appendRenumbered(list: TermList, decoded: Postings, where: Positions, remap: Int32Array): void {
   const columns = decoded.columns;
   for (let i = 0; i < decoded.length; i++) {
     const ord = remap[decoded.ords[i] as number] as number;
@@ -366,10 +368,8 @@ function appendRenumbered(list: TermList, decoded: Postings, remap: Int32Array):
       list.counts.push(count);
       total += count;
     }
-    if (decoded.positions && decoded.offsets) {
-      const start = decoded.offsets[i * columns] as number;
-      list.positions?.push(Array.from(decoded.positions.subarray(start, start + total)));
-    }
+    const start = where.offsets[i * columns] as number;
+    list.positions.push(Array.from(where.positions.subarray(start, start + total)));
   }
 }
 

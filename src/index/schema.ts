@@ -10,7 +10,7 @@ import { type Db, sql } from '../store/index.js';
  * Bumped whenever analysis or column layout changes: an index written by another version
  * is reported stale and must be rebuilt with `reindex`.
  */
-export const INDEX_VERSION = '9';
+export const INDEX_VERSION = '10';
 
 /** FTS5 columns in declaration order; bm25 weights and one-hot explain vectors follow it. */
 export const COLUMNS = [
@@ -104,6 +104,7 @@ const CREATE = `
     family INTEGER NOT NULL,
     term TEXT NOT NULL,
     postings BLOB NOT NULL,
+    positions BLOB NOT NULL,
     PRIMARY KEY (segment, family, term)
   ) WITHOUT ROWID;
   CREATE TABLE IF NOT EXISTS keyword_tombstones (

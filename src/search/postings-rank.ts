@@ -20,10 +20,11 @@ import {
   FLAG_UNTRUSTED,
   familyOf,
   openPostings,
-  type Postings,
+  type Positions,
   type PostingsView,
   readPostings,
   type Segment,
+  type TermPostings,
 } from '../index/index.js';
 import { type Db, sql } from '../store/index.js';
 import type { PostingsPhrase } from './match.js';
@@ -75,29 +76,24 @@ function columnFilter(phrase: PostingsPhrase, weights: readonly number[]): Colum
 /**
  * The matches of one phrase in one segment: the documents whose filtered columns hold
  * it, with the weighted count of its occurrences there. A one-term phrase reads counts
- * (a prefix adds up every term starting with it); a longer one counts adjacent positions
- * where its family keeps them, and elsewhere is answered only when provably absent:
- * null sends the query to FTS5.
+ * (a prefix adds up every term starting with it); a longer one counts adjacent positions.
  */
 function phraseHits(
   db: Db,
   segment: Segment,
   phrase: PostingsPhrase,
   weights: readonly number[],
-): PhraseHits | null {
+): PhraseHits {
   const filter = columnFilter(phrase, weights);
   const last = phrase.terms.length - 1;
+  const withPositions = last > 0;
   const parts = phrase.terms.map((term, i) =>
-    readPostings(db, segment.id, filter.family, term, phrase.prefix && i === last),
+    readPostings(db, segment.id, filter.family, term, { prefix: phrase.prefix && i === last, withPositions }),
   );
-  if (parts.length === 1) return countHits(parts[0] as Postings[], filter);
-  if (!(FAMILIES[filter.family] as Family).positions) return coOccurs(parts, filter) ? null : NO_HITS;
-  return adjacentHits(parts, filter);
+  return withPositions ? adjacentHits(parts, filter) : countHits(parts[0] as TermPostings[], filter);
 }
 
-const NO_HITS: PhraseHits = { ords: new Int32Array(0), freqs: new Float64Array(0) };
-
-function countHits(lists: readonly Postings[], filter: ColumnFilter): PhraseHits {
+function countHits(lists: readonly TermPostings[], filter: ColumnFilter): PhraseHits {
   const { width, inFilter, weights } = filter;
   let total = 0;
   for (const list of lists) total += list.length;
@@ -124,80 +120,140 @@ function countHits(lists: readonly Postings[], filter: ColumnFilter): PhraseHits
   return lists.length > 1 ? combine(ords, freqs) : { ords, freqs };
 }
 
-/** Each document's entries in a part's lists (several for a prefix). */
-function byDocument(lists: readonly Postings[]): Map<number, Array<[Postings, number]>> {
-  const found = new Map<number, Array<[Postings, number]>>();
-  for (const list of lists) {
+/** A phrase part's entries in ordinal order, over all its lists (several for a prefix). */
+interface PartEntries {
+  readonly length: number;
+  readonly ords: Int32Array;
+  readonly lists: readonly TermPostings[];
+  /** Entry k is entry `entries[k]` of list `listOf[k]`. */
+  readonly listOf: Int32Array;
+  readonly entries: Int32Array;
+}
+
+function partEntries(lists: readonly TermPostings[]): PartEntries {
+  let total = 0;
+  for (const list of lists) total += list.length;
+  const ords = new Int32Array(total);
+  const listOf = new Int32Array(total);
+  const entries = new Int32Array(total);
+  let n = 0;
+  lists.forEach((list, l) => {
     for (let i = 0; i < list.length; i++) {
-      const ord = list.ords[i] as number;
-      const entries = found.get(ord);
-      if (entries) entries.push([list, i]);
-      else found.set(ord, [[list, i]]);
+      ords[n] = list.ords[i] as number;
+      listOf[n] = l;
+      entries[n++] = i;
     }
-  }
-  return found;
+  });
+  if (lists.length < 2) return { length: n, ords, lists, listOf, entries };
+  const order = orderByOrd(ords);
+  return {
+    length: n,
+    ords: Int32Array.from(order, (k) => ords[k] as number),
+    lists,
+    listOf: Int32Array.from(order, (k) => listOf[k] as number),
+    entries: Int32Array.from(order, (k) => entries[k] as number),
+  };
 }
 
-/** Positions of one entry in column c. */
-function positionsIn(list: Postings, i: number, c: number): Uint32Array {
-  const start = (list.offsets as Uint32Array)[i * list.columns + c] as number;
-  const count = list.counts[i * list.columns + c] as number;
-  return (list.positions as Uint32Array).subarray(start, start + count);
+/**
+ * Walks the documents every part holds, in ordinal order: `visit` gets the first part's
+ * entry and, per other part, the range of its entries for that document.
+ */
+function eachSharedDocument(
+  parts: readonly PartEntries[],
+  visit: (ord: number, first: number, ranges: Int32Array) => void,
+): void {
+  const [first, ...rest] = parts;
+  if (!first) return;
+  const at = new Int32Array(rest.length);
+  const ranges = new Int32Array(rest.length * 2);
+  for (let k = 0; k < first.length; k++) {
+    const ord = first.ords[k] as number;
+    let shared = true;
+    for (let r = 0; r < rest.length && shared; r++) {
+      const part = rest[r] as PartEntries;
+      let i = at[r] as number;
+      while (i < part.length && (part.ords[i] as number) < ord) i++;
+      at[r] = i;
+      let end = i;
+      while (end < part.length && part.ords[end] === ord) end++;
+      shared = end > i;
+      ranges[2 * r] = i;
+      ranges[2 * r + 1] = end;
+    }
+    if (shared) visit(ord, k, ranges);
+  }
 }
 
-/** Phrase occurrences: positions p of the first part with part i at p + i, per filtered column. */
-function adjacentHits(parts: ReadonlyArray<readonly Postings[]>, filter: ColumnFilter): PhraseHits {
-  const { width, inFilter, weights } = filter;
-  const rest = parts.slice(1).map(byDocument);
-  const ords: number[] = [];
-  const freqs: number[] = [];
-  for (const list of parts[0] as readonly Postings[]) {
-    for (let i = 0; i < list.length; i++) {
-      const ord = list.ords[i] as number;
-      const others = rest.map((part) => part.get(ord));
-      if (others.some((entries) => entries === undefined)) continue;
-      let hit = false;
-      let f = 0;
-      for (let c = 0; c < width; c++) {
-        if (inFilter[c] === 0) continue;
-        const later = (others as Array<Array<[Postings, number]>>).map((entries) => {
-          const at = new Set<number>();
-          for (const [other, j] of entries) for (const p of positionsIn(other, j, c)) at.add(p);
-          return at;
-        });
-        let count = 0;
-        for (const p of positionsIn(list, i, c)) if (later.every((at, k) => at.has(p + k + 1))) count++;
-        if (count === 0) continue;
-        hit = true;
-        f += (weights[c] as number) * count;
-      }
-      if (!hit) continue;
-      ords.push(ord);
-      freqs.push(f);
-    }
-  }
-  return { ords: Int32Array.from(ords), freqs: Float64Array.from(freqs) };
-}
-
-/** Some document holds every part in one filtered column: the phrase may occur there. */
-function coOccurs(parts: ReadonlyArray<readonly Postings[]>, filter: ColumnFilter): boolean {
-  const [first, ...rest] = parts.map(byDocument);
-  for (const [ord, entries] of first ?? []) {
-    const others = rest.map((part) => part.get(ord));
-    if (others.some((e) => e === undefined)) continue;
-    const all = [entries, ...(others as Array<Array<[Postings, number]>>)];
-    for (let c = 0; c < filter.width; c++) {
-      if (filter.inFilter[c] === 0) continue;
-      if (all.every((part) => part.some(([list, i]) => (list.counts[i * list.columns + c] as number) > 0)))
-        return true;
-    }
-  }
+/** Part entry k has a token at `position` in column c. */
+function hasPosition(part: PartEntries, k: number, c: number, position: number): boolean {
+  const list = part.lists[part.listOf[k] as number] as TermPostings;
+  const where = list.where as Positions;
+  const slot = (part.entries[k] as number) * list.columns + c;
+  const start = where.offsets[slot] as number;
+  const end = start + (list.counts[slot] as number);
+  for (let i = start; i < end; i++) if (where.positions[i] === position) return true;
   return false;
 }
 
+/** Phrase occurrences: positions p of the first part with part i at p + i, per filtered column. */
+function adjacentHits(lists: ReadonlyArray<readonly TermPostings[]>, filter: ColumnFilter): PhraseHits {
+  const { width, inFilter, weights } = filter;
+  const parts = lists.map(partEntries);
+  const [first, ...rest] = parts as [PartEntries, ...PartEntries[]];
+  const ords: number[] = [];
+  const freqs: number[] = [];
+  eachSharedDocument(parts, (ord, k, ranges) => {
+    const list = first.lists[first.listOf[k] as number] as TermPostings;
+    const where = list.where as Positions;
+    const entry = first.entries[k] as number;
+    let f = 0;
+    let hit = false;
+    for (let c = 0; c < width; c++) {
+      if (inFilter[c] === 0) continue;
+      const slot = entry * list.columns + c;
+      const start = where.offsets[slot] as number;
+      const end = start + (list.counts[slot] as number);
+      let count = 0;
+      for (let i = start; i < end; i++) {
+        const p = where.positions[i] as number;
+        let adjacent = true;
+        for (let r = 0; r < rest.length && adjacent; r++) {
+          adjacent = false;
+          for (let e = ranges[2 * r] as number; e < (ranges[2 * r + 1] as number) && !adjacent; e++)
+            adjacent = hasPosition(rest[r] as PartEntries, e, c, p + r + 1);
+        }
+        if (adjacent) count++;
+      }
+      if (count === 0) continue;
+      hit = true;
+      f += (weights[c] as number) * count;
+    }
+    if (!hit) return;
+    ords.push(ord);
+    freqs.push(f);
+  });
+  return { ords: Int32Array.from(ords), freqs: Float64Array.from(freqs) };
+}
+
+/** Positions 0..n-1 ordered by `ords` (stable): a native numeric sort of ord·2^20 + index when it fits. */
+function orderByOrd(ords: Int32Array): Int32Array {
+  const n = ords.length;
+  if (n >= INDEX_SPAN)
+    return Int32Array.from(Array.from(ords.keys()).sort((a, b) => (ords[a] as number) - (ords[b] as number)));
+  const keys = new Float64Array(n);
+  for (let i = 0; i < n; i++) keys[i] = (ords[i] as number) * INDEX_SPAN + i;
+  keys.sort();
+  const order = new Int32Array(n);
+  for (let i = 0; i < n; i++) order[i] = (keys[i] as number) % INDEX_SPAN;
+  return order;
+}
+
+const INDEX_SPAN = 2 ** 20;
+
 /** Sorts prefix expansions' hits by ordinal, adding the frequencies of one document. */
 function combine(ords: Int32Array, freqs: Float64Array): PhraseHits {
-  const order = Array.from(ords.keys()).sort((a, b) => (ords[a] as number) - (ords[b] as number));
+  const order = orderByOrd(ords);
   const outOrds = new Int32Array(order.length);
   const outFreqs = new Float64Array(order.length);
   let n = -1;
@@ -226,18 +282,11 @@ function bm25(
   view: PostingsView,
   groups: Groups,
   weights: readonly number[],
-): Array<{ segment: Segment; ords: Int32Array; scores: Float64Array }> | null {
+): Array<{ segment: Segment; ords: Int32Array; scores: Float64Array }> {
   const phrases = groups.flat();
-  const hits: PhraseHits[][] = [];
-  for (const segment of view.segments) {
-    const own: PhraseHits[] = [];
-    for (const phrase of phrases) {
-      const found = phraseHits(db, segment, phrase, weights);
-      if (found === null) return null;
-      own.push(found);
-    }
-    hits.push(own);
-  }
+  const hits = view.segments.map((segment) =>
+    phrases.map((phrase) => phraseHits(db, segment, phrase, weights)),
+  );
   const idf = phrases.map((_, p) => {
     let n = 0;
     view.segments.forEach((segment, s) => {
@@ -250,19 +299,23 @@ function bm25(
   return view.segments.map((segment, s) => {
     const table = segment.table;
     const segmentHits = hits[s] as PhraseHits[];
+    const { stamp, scores } = scratch(table.length);
     // stamp[ord] = groups matched so far, in group order: a document matches when it reaches them all.
-    const stamp = new Int32Array(table.length);
     let at = 0;
-    groups.forEach((group, g) => {
-      for (let p = at; p < at + group.length; p++) {
-        for (const ord of (segmentHits[p] as PhraseHits).ords) if (stamp[ord] === g) stamp[ord] = g + 1;
+    for (let g = 0; g < groups.length; g++) {
+      const size = (groups[g] as readonly PostingsPhrase[]).length;
+      for (let p = at; p < at + size; p++) {
+        const ords = (segmentHits[p] as PhraseHits).ords;
+        for (let i = 0; i < ords.length; i++) {
+          const ord = ords[i] as number;
+          if (stamp[ord] === g) stamp[ord] = g + 1;
+        }
       }
-      at += group.length;
-    });
+      at += size;
+    }
     const all = groups.length;
-    const scores = new Float64Array(table.length);
     // Summed phrase by phrase, as FTS5 does, so equal inputs give equal floats.
-    phrases.forEach((_, p) => {
+    for (let p = 0; p < phrases.length; p++) {
       const { ords, freqs } = segmentHits[p] as PhraseHits;
       const weight = idf[p] as number;
       for (let i = 0; i < ords.length; i++) {
@@ -273,33 +326,69 @@ function bm25(
         scores[ord] =
           (scores[ord] as number) + weight * ((f * (K1 + 1.0)) / (f + K1 * (1 - B + (B * d) / avgdl)));
       }
-    });
-    const matched: number[] = [];
-    for (let ord = 0; ord < table.length; ord++)
-      if (stamp[ord] === all && !segment.dead.has(table.rowids[ord] as number)) matched.push(ord);
-    const ords = Int32Array.from(matched);
-    return { segment, ords, scores: Float64Array.from(ords, (ord) => scores[ord] as number) };
+    }
+    // Every match holds a phrase of the last group: collect from there, and leave the
+    // scratch zeroed for the next segment by clearing exactly what the phrases touched.
+    let capacity = 0;
+    for (let p = at - (groups.at(-1)?.length ?? 0); p < at; p++)
+      capacity += (segmentHits[p] as PhraseHits).ords.length;
+    const ords = new Int32Array(capacity);
+    const matchedScores = new Float64Array(capacity);
+    let n = 0;
+    for (let p = at - (groups.at(-1)?.length ?? 0); p < at; p++) {
+      const list = (segmentHits[p] as PhraseHits).ords;
+      for (let i = 0; i < list.length; i++) {
+        const ord = list[i] as number;
+        if (stamp[ord] !== all) continue;
+        stamp[ord] = all + 1;
+        if (segment.dead.size > 0 && segment.dead.has(table.rowids[ord] as number)) continue;
+        ords[n] = ord;
+        matchedScores[n++] = scores[ord] as number;
+      }
+    }
+    for (const { ords: touched } of segmentHits) {
+      for (let i = 0; i < touched.length; i++) {
+        const ord = touched[i] as number;
+        stamp[ord] = 0;
+        scores[ord] = 0;
+      }
+    }
+    return { segment, ords: ords.subarray(0, n), scores: matchedScores.subarray(0, n) };
   });
 }
 
-/** True when document `ord` of `table` may be ranked for `ctx` (all but exclusion labels). */
-function admissible(ctx: RankContext, table: DocTable, ord: number): boolean {
-  const rowid = table.rowids[ord] as number;
-  const date = table.dates[ord] as number;
-  return (
-    rowid <= ctx.watermark &&
-    ((table.flags[ord] as number) & FLAG_UNTRUSTED) === 0 &&
-    (ctx.inboxId === 0 || table.inboxes[ord] === ctx.inboxId) &&
-    (ctx.after === null || date >= ctx.after) &&
-    (ctx.before === null || date < ctx.before)
-  );
+/**
+ * Every document's recency multiplier, kept per doc table for the last origin and decay
+ * asked: the origin moves once an hour, so a process computes them once per segment and hour.
+ */
+const recencyCache = new WeakMap<DocTable, { key: string; factors: Float64Array }>();
+
+function recencyFactors(table: DocTable, ctx: RankContext): Float64Array {
+  const key = `${ctx.origin}:${ctx.maxBoost}:${ctx.halfLifeDays}`;
+  const cached = recencyCache.get(table);
+  if (cached?.key === key) return cached.factors;
+  const boost = ctx.maxBoost - 1;
+  const halfLife = ctx.halfLifeDays * DAY_MS;
+  const factors = new Float64Array(table.length);
+  for (let ord = 0; ord < table.length; ord++)
+    factors[ord] = 1.0 + boost * 2.0 ** (-Math.max(0, ctx.origin - (table.dates[ord] as number)) / halfLife);
+  recencyCache.set(table, { key, factors });
+  return factors;
 }
 
-/**
- * Every match with its score (bm25 × recency × bulk), before exclusion labels; null when
- * a phrase needs positions the postings do not keep (FTS5 ranks the query then).
- */
-export function scoreHits(db: Db, ctx: RankContext, groups: Groups): ScoredHits | null {
+/** Per-segment working arrays, reused across searches (zeroed by their user after each segment). */
+let scratchArrays = { stamp: new Int32Array(0), scores: new Float64Array(0) };
+
+function scratch(length: number): { stamp: Int32Array; scores: Float64Array } {
+  if (scratchArrays.stamp.length < length) {
+    const size = Math.max(length, scratchArrays.stamp.length * 2);
+    scratchArrays = { stamp: new Int32Array(size), scores: new Float64Array(size) };
+  }
+  return scratchArrays;
+}
+
+/** Every match with its score (bm25 × recency × bulk), before exclusion labels. */
+export function scoreHits(db: Db, ctx: RankContext, groups: Groups): ScoredHits {
   const view = openPostings(db);
   const perSegment = bm25(
     db,
@@ -307,26 +396,31 @@ export function scoreHits(db: Db, ctx: RankContext, groups: Groups): ScoredHits 
     groups,
     COLUMNS.map((c) => COLUMN_WEIGHTS[c]),
   );
-  if (perSegment === null) return null;
   let total = 0;
   for (const part of perSegment) total += part.ords.length;
   const rowids = new Float64Array(total);
   const dates = new Float64Array(total);
   const scores = new Float64Array(total);
-  const boost = ctx.maxBoost - 1;
-  const halfLife = ctx.halfLifeDays * DAY_MS;
   let n = 0;
   for (const { segment, ords, scores: bm } of perSegment) {
     const table = segment.table;
+    const recency = recencyFactors(table, ctx);
     for (let i = 0; i < ords.length; i++) {
       const ord = ords[i] as number;
-      if (!admissible(ctx, table, ord)) continue;
+      const rowid = table.rowids[ord] as number;
       const date = table.dates[ord] as number;
-      const recency = 1.0 + boost * 2.0 ** (-Math.max(0, ctx.origin - date) / halfLife);
-      const bulk = (table.flags[ord] as number) & FLAG_BULK ? BULK_FACTOR : 1.0;
-      rowids[n] = table.rowids[ord] as number;
+      const flags = table.flags[ord] as number;
+      if (
+        rowid > ctx.watermark ||
+        (flags & FLAG_UNTRUSTED) !== 0 ||
+        (ctx.inboxId !== 0 && table.inboxes[ord] !== ctx.inboxId) ||
+        (ctx.after !== null && date < ctx.after) ||
+        (ctx.before !== null && date >= ctx.before)
+      )
+        continue;
+      rowids[n] = rowid;
       dates[n] = date;
-      scores[n++] = (bm[i] as number) * recency * bulk;
+      scores[n++] = (bm[i] as number) * (recency[ord] as number) * (flags & FLAG_BULK ? BULK_FACTOR : 1.0);
     }
   }
   return {
@@ -527,15 +621,13 @@ export function contributionsByPostings(
   db: Db,
   groups: Groups,
   rowids: readonly number[],
-): Map<number, Record<Column, number>> | null {
+): Map<number, Record<Column, number>> {
   const result = new Map<number, Record<Column, number>>();
   const wanted = new Set(rowids);
   const view = openPostings(db);
   for (const [c, column] of COLUMNS.entries()) {
     const oneHot = COLUMNS.map((other, j) => (j === c ? COLUMN_WEIGHTS[other] : 0));
-    const perSegment = bm25(db, view, groups, oneHot);
-    if (perSegment === null) return null;
-    for (const { segment, ords, scores } of perSegment) {
+    for (const { segment, ords, scores } of bm25(db, view, groups, oneHot)) {
       for (let i = 0; i < ords.length; i++) {
         const rowid = segment.table.rowids[ords[i] as number] as number;
         if (!wanted.has(rowid)) continue;

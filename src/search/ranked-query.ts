@@ -140,8 +140,7 @@ export function rankMessages(
   position: KeysetPosition | null,
   n: number,
 ): RankedRow[] {
-  const hits = match.groups && scoreHits(db, ctx, match.groups);
-  if (hits) return rankMessagesByPostings(db, hits, position, n);
+  if (match.groups) return rankMessagesByPostings(db, scoreHits(db, ctx, match.groups), position, n);
   const text = `WITH hits AS MATERIALIZED (${baseSql(ctx)}), ${ANCHOR}
     SELECT rowid, date, score FROM hits, anchor WHERE ${KEYSET} ${ORDER} LIMIT @n`;
   return sql(db, text).all(binds(ctx, match.expression, position, { n })) as RankedRow[];
@@ -155,8 +154,7 @@ export function rankThreads(
   position: KeysetPosition | null,
   n: number,
 ): RankedRow[] {
-  const hits = match.groups && scoreHits(db, ctx, match.groups);
-  if (hits) return rankThreadsByPostings(db, hits, position, n);
+  if (match.groups) return rankThreadsByPostings(db, scoreHits(db, ctx, match.groups), position, n);
   const text = `
     WITH hits AS MATERIALIZED (${baseSql(ctx)}), ${ANCHOR},
       threads AS (SELECT rowid, date, inboxId, threadId, max(score) AS score FROM hits GROUP BY inboxId, threadId)
@@ -207,8 +205,7 @@ const STALE_CEILING = 1.01;
  * gap can still enter, and a second pass ranks just those.
  */
 export function topMessages(db: Db, ctx: RankContext, match: Match, need: number, margin = MARGIN): TopRows {
-  const hits = match.groups && scoreHits(db, ctx, match.groups);
-  if (hits) return topMessagesByPostings(db, hits, need);
+  if (match.groups) return topMessagesByPostings(db, scoreHits(db, ctx, match.groups), need);
   return topMessagesByFts(db, ctx, match.expression, need, margin);
 }
 
@@ -300,8 +297,7 @@ function rankSince(db: Db, ctx: RankContext, match: string, since: number | null
  * the message ranking. Ranks messages deep enough to see `need` + 1 threads.
  */
 export function topThreads(db: Db, ctx: RankContext, match: Match, need: number): TopRows {
-  const hits = match.groups && scoreHits(db, ctx, match.groups);
-  if (hits) return topThreadsByPostings(db, hits, need);
+  if (match.groups) return topThreadsByPostings(db, scoreHits(db, ctx, match.groups), need);
   for (let depth = (need + 1) * 3; ; depth *= 4) {
     const messages = topMessagesByFts(db, ctx, match.expression, depth, MARGIN);
     const threads: RankedRow[] = [];
@@ -356,8 +352,7 @@ export function columnContributions(
 ): Map<number, Record<Column, number>> {
   const result = new Map<number, Record<Column, number>>();
   if (rowids.length === 0) return result;
-  const byPostings = match.groups && contributionsByPostings(db, match.groups, rowids);
-  if (byPostings) return byPostings;
+  if (match.groups) return contributionsByPostings(db, match.groups, rowids);
   const oneHot = COLUMNS.map(
     (_, i) =>
       `bm25(keyword_index, ${COLUMNS.map((__, j) => (i === j ? COLUMN_WEIGHTS[COLUMNS[j] as Column] : 0)).join(', ')}) AS c${i}`,
