@@ -6,6 +6,7 @@ import {
   makeDocx,
   makeEncryptedPdf,
   makeImageOnlyPdf,
+  makeLigaturePdf,
   makeOdf,
   makePdf,
   makePptx,
@@ -55,6 +56,11 @@ describe('PDF', () => {
     ].map((t) => result.text.indexOf(t));
     expect(order.every((at) => at >= 0)).toBe(true);
     expect(order).toEqual([...order].sort((a, b) => a - b));
+  });
+
+  it('reads ligature glyphs as their letters, so the words are found as typed', async () => {
+    const result = await extract(makeLigaturePdf(), 'floor-plan.pdf', 'application/pdf');
+    expect(result).toMatchObject({ status: 'ok', format: 'pdf', text: 'The office floor plan' });
   });
 
   it('returns ok with empty text for an image-only (scanned) PDF', async () => {

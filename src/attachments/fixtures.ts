@@ -30,19 +30,10 @@ export async function makeImageOnlyPdf(): Promise<Buffer> {
 }
 
 /**
- * A PDF with a Standard security handler whose /U entry matches no password, so readers
- * must ask for one (pdf-lib cannot encrypt). Offsets in the xref table are computed exactly.
+ * A PDF written object by object (for what pdf-lib cannot make), with exact xref offsets.
+ * `objects` are numbered from 1; the first is the catalog.
  */
-export function makeEncryptedPdf(): Buffer {
-  const hex = (seed: number): string =>
-    Array.from({ length: 32 }, (_, i) => ((i * 37 + seed) & 0xff).toString(16).padStart(2, '0')).join('');
-  const objects = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 5 0 R >>',
-    `<< /Filter /Standard /V 1 /R 2 /O <${hex(11)}> /U <${hex(97)}> /P -44 >>`,
-    '<< /Length 8 >>\nstream\n\x8f\x12\xa4\x55\x01\xee\x33\x90\nendstream',
-  ];
+function assemblePdf(objects: readonly string[], trailer = ''): Buffer {
   let body = '%PDF-1.4\n';
   const offsets: number[] = [];
   objects.forEach((object, n) => {
@@ -52,8 +43,46 @@ export function makeEncryptedPdf(): Buffer {
   const xref = Buffer.byteLength(body, 'latin1');
   body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
   for (const offset of offsets) body += `${String(offset).padStart(10, '0')} 00000 n \n`;
-  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R /Encrypt 4 0 R /ID [<${hex(5).slice(0, 32)}> <${hex(5).slice(0, 32)}>] >>\nstartxref\n${xref}\n%%EOF\n`;
+  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R ${trailer}>>\nstartxref\n${xref}\n%%EOF\n`;
   return Buffer.from(body, 'latin1');
+}
+
+const stream = (content: string): string =>
+  `<< /Length ${Buffer.byteLength(content, 'latin1')} >>\nstream\n${content}\nendstream`;
+
+/**
+ * A PDF with a Standard security handler whose /U entry matches no password, so readers
+ * must ask for one (pdf-lib cannot encrypt).
+ */
+export function makeEncryptedPdf(): Buffer {
+  const hex = (seed: number): string =>
+    Array.from({ length: 32 }, (_, i) => ((i * 37 + seed) & 0xff).toString(16).padStart(2, '0')).join('');
+  const id = hex(5).slice(0, 32);
+  return assemblePdf(
+    [
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 5 0 R >>',
+      `<< /Filter /Standard /V 1 /R 2 /O <${hex(11)}> /U <${hex(97)}> /P -44 >>`,
+      '<< /Length 8 >>\nstream\n\x8f\x12\xa4\x55\x01\xee\x33\x90\nendstream',
+    ],
+    `/Encrypt 4 0 R /ID [<${id}> <${id}>] `,
+  );
+}
+
+/**
+ * A one-line PDF set with the ligature glyphs "fi" and "fl" (codes 0xAE and 0xAF of the
+ * standard encoding), which readers map to U+FB01 "ﬁ" and U+FB02 "ﬂ" as in typeset
+ * documents: the line reads "The ofﬁce ﬂoor plan".
+ */
+export function makeLigaturePdf(): Buffer {
+  return assemblePdf([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>',
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Times-Roman /Encoding /StandardEncoding >>',
+    stream('BT /F1 12 Tf 50 780 Td (The of\xaece \xafoor plan) Tj ET'),
+  ]);
 }
 
 export async function makeDocx(paragraphs: readonly string[]): Promise<Buffer> {
@@ -219,4 +248,42 @@ export function makeTnef(
     parts.push(tnefAttribute(2, 0x00069005, props));
   }
   return Buffer.concat(parts);
+}
+
+export interface MessageFile {
+  readonly filename: string;
+  readonly contentType: string;
+  readonly content: Buffer;
+}
+
+/** A raw multipart/mixed message (CRLF) with a short note and `files` attached in order, base64. */
+export function makeMessageWith(files: readonly MessageFile[]): Buffer {
+  const boundary = '=_fixture_boundary';
+  const parts = files.flatMap((file) => [
+    `--${boundary}`,
+    `Content-Type: ${file.contentType}; name="${file.filename}"`,
+    `Content-Disposition: attachment; filename="${file.filename}"`,
+    'Content-Transfer-Encoding: base64',
+    '',
+    file.content.toString('base64').replace(/.{76}/g, '$&\r\n'),
+  ]);
+  const lines = [
+    'Message-ID: <site-visit-7@bauplan-nord.example>',
+    'From: "Bauplan Nord" <projekte@bauplan-nord.example>',
+    'To: facilities@acme-corp.com',
+    'Subject: Floor plan and access list for the site visit',
+    'Date: Wed, 06 Nov 2024 09:30:00 +0100',
+    'MIME-Version: 1.0',
+    `Content-Type: multipart/mixed; boundary="${boundary}"`,
+    '',
+    `--${boundary}`,
+    'Content-Type: text/plain; charset=utf-8',
+    '',
+    'The floor plan and the access list for Thursday are attached.',
+    '',
+    ...parts,
+    `--${boundary}--`,
+    '',
+  ];
+  return Buffer.from(lines.join('\r\n'), 'utf8');
 }

@@ -13,6 +13,7 @@ export type {
   Extraction,
   ExtractionChild,
   ExtractionStatus,
+  MessagePartInput,
   NestedMessageHeaders,
 } from './types.js';
 

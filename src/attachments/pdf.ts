@@ -1,6 +1,6 @@
 // PDF text via unpdf's bundled pdf.js, page by page so extraction stops once the text
 // budget is spent instead of decoding a 2,000-page scan it will throw away.
-import { getDocumentProxy } from 'unpdf';
+import { getDocumentProxy, getResolvedPDFJS } from 'unpdf';
 import type { ExtractContext, FormatResult } from './types.js';
 import { SkipExtraction } from './types.js';
 
@@ -12,6 +12,9 @@ const normalize = (text: string): string =>
     .replace(/\n{3,}/g, '\n\n');
 
 export async function extractPdf(content: Buffer, context: ExtractContext): Promise<FormatResult> {
+  // pdf.js's own Unicode normalisation (ligatures such as "ﬁ" to "fi", so "office" is found),
+  // run once per page instead of on every text item.
+  const { normalizeUnicode } = await getResolvedPDFJS();
   let pdf: Awaited<ReturnType<typeof getDocumentProxy>>;
   try {
     // isEvalSupported: false keeps font programs from being compiled to JS (CVE-2024-4367).
@@ -31,10 +34,11 @@ export async function extractPdf(content: Buffer, context: ExtractContext): Prom
         break;
       }
       const page = await pdf.getPage(n);
-      const content = await page.getTextContent();
-      let text = '';
-      for (const item of content.items) if ('str' in item) text += item.str + (item.hasEOL ? '\n' : '');
+      const content = await page.getTextContent({ disableNormalization: true });
+      let raw = '';
+      for (const item of content.items) if ('str' in item) raw += item.str + (item.hasEOL ? '\n' : '');
       page.cleanup();
+      const text = normalizeUnicode(raw);
       pages.push(text);
       size += text.length + 1;
     }

@@ -35,6 +35,21 @@ export interface AttachmentInput {
   content: Buffer;
 }
 
+/**
+ * An attachment still inside its message: the extractor parses the raw message where the
+ * extraction runs (a worker thread), so the caller's thread never decodes the MIME tree.
+ */
+export interface MessagePartInput {
+  filename: string | null;
+  contentType: string;
+  /** The whole raw RFC 5322 message. */
+  message: Buffer;
+  /** 0-based position among the parsed message's attachments. */
+  ordinal: number;
+  /** sha256 (hex) of the decoded part, which picks it if a parser change reorders parts. */
+  sha256: string;
+}
+
 /** Headers of a nested message/rfc822 attachment, searchable as attachment metadata. */
 export interface NestedMessageHeaders {
   subject: string;

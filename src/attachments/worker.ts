@@ -1,26 +1,36 @@
-// Worker thread body of the extractor pool: extracts one attachment per message and
-// replies with the Extraction. The pool kills this thread when a job runs past its time.
+// Worker thread body of the extractor pool: extracts one attachment per message (given as
+// bytes, or as a part of a raw message it parses here) and replies with the Extraction. The
+// pool kills this thread when a job runs past its time.
 import { parentPort } from 'node:worker_threads';
 import { describeError } from '../core/errors.js';
 import { extractInline } from './extract.js';
 import { type ExtractionLimits, resolveLimits } from './limits.js';
+import { extractMessagePart } from './message-part.js';
 
-export interface WorkerJob {
-  id: number;
-  filename: string | null;
-  contentType: string;
-  content: Uint8Array;
-  limits: ExtractionLimits;
+/** What a job carries besides its id and limits: the file's bytes, or its message's. */
+export type JobInput = { filename: string | null; contentType: string } & (
+  | { content: Uint8Array }
+  | { message: Uint8Array; ordinal: number; sha256: string }
+);
+
+export type WorkerJob = JobInput & { id: number; limits: ExtractionLimits };
+
+const asBuffer = (bytes: Uint8Array): Buffer => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
+function run(job: WorkerJob) {
+  const { filename, contentType, limits } = job;
+  if ('content' in job)
+    return extractInline({ filename, contentType, content: asBuffer(job.content) }, limits);
+  const { ordinal, sha256 } = job;
+  return extractMessagePart(
+    { filename, contentType, message: asBuffer(job.message), ordinal, sha256 },
+    limits,
+  );
 }
 
 parentPort?.on('message', async (job: WorkerJob) => {
-  const content = Buffer.from(job.content.buffer, job.content.byteOffset, job.content.byteLength);
   try {
-    const extraction = await extractInline(
-      { filename: job.filename, contentType: job.contentType, content },
-      job.limits,
-    );
-    parentPort?.postMessage({ id: job.id, extraction });
+    parentPort?.postMessage({ id: job.id, extraction: await run(job) });
   } catch (error) {
     parentPort?.postMessage({ id: job.id, error: describeError(error) });
   }

@@ -1,21 +1,22 @@
 // Attachment text extraction after the messages are stored. Ingest never waits on an
 // extractor: a stored attachment whose content hash has no extraction yet is pending, so
 // the backlog is derived from the store, survives a crash and shrinks when mail is deleted.
-// Each extraction is saved with its carriers re-indexed in one transaction.
+// Each extraction is saved with its carriers re-indexed in one transaction. The extractor's
+// workers parse the carrier and extract; this thread only reads the raw bytes and writes.
 
 import { createExtractor, type Extractor } from '../attachments/index.js';
 import { describeError } from '../core/errors.js';
 import {
   type Archive,
   type Db,
-  loadMessage,
+  loadRaw,
   pendingExtractionHashes,
   pendingExtractions,
   type StoredExtraction,
   saveExtraction,
   sql,
 } from '../store/index.js';
-import { loadAttachmentContent, toStoredExtraction } from './attachment-content.js';
+import { toStoredExtraction } from './attachment-content.js';
 
 export interface ExtractionCounts {
   ok: number;
@@ -25,7 +26,10 @@ export interface ExtractionCounts {
 }
 
 export interface ExtractPendingOptions {
-  /** Extractor worker threads (default 1; 0 extracts inline). Ignored when `extractor` is given. */
+  /**
+   * Extractor worker threads (default one per core: extraction is the drain's CPU and this
+   * thread mostly waits; 0 extracts inline). Ignored when `extractor` is given.
+   */
   readonly workers?: number;
   readonly extractor?: Extractor;
   /** Stop after this many attachments (default: the whole backlog). */
@@ -41,7 +45,7 @@ export interface ExtractPendingReport extends ExtractionCounts {
   readonly elapsedMs: number;
 }
 
-/** Extractions running at once: enough to keep the extractor's workers busy while the main thread parses. */
+/** Extractions in flight: two per worker of a 2-core pool, so none idles while this thread writes. */
 const IN_FLIGHT = 4;
 
 export async function extractPending(
@@ -61,7 +65,7 @@ export async function extractPending(
   });
   // The common case after an ingest: nothing pending, no second scan and no extractor.
   if (total === 0) return report(0, 0);
-  const extractor = options.extractor ?? createExtractor({ workers: options.workers ?? 1 });
+  const extractor = options.extractor ?? createExtractor({ workers: options.workers });
   let done = 0;
   try {
     const hashes = pendingExtractionHashes(db, total);
@@ -104,27 +108,21 @@ export async function extractAndStore(
   sha256: string,
 ): Promise<StoredOutcome | undefined> {
   const db = archive.db;
-  const first = carriersOf(db, sha256)[0];
-  const message = first === undefined ? undefined : loadMessage(db, first);
-  const ordinal = message?.attachments.findIndex((a) => a.sha256 === sha256) ?? -1;
-  if (!message || ordinal < 0) return undefined;
+  const first = firstCarrier(db, sha256);
+  if (!first) return undefined;
+  const part = { filename: first.filename, contentType: first.contentType, ordinal: first.ordinal, sha256 };
   let extraction: StoredExtraction;
   try {
-    const { attachment, content } = await loadAttachmentContent(db, message, ordinal);
+    // The raw message goes to the extractor whole: its worker parses it, not this thread.
     extraction = toStoredExtraction(
-      await extractor.extract({
-        filename: attachment.filename,
-        contentType: attachment.contentType,
-        content,
-      }),
+      await extractor.extractFromMessage({ ...part, message: loadRaw(db, first.rowid) }),
     );
   } catch (error) {
-    const attachment = message.attachments[ordinal];
     extraction = {
       status: 'failed',
       reason: describeError(error),
       format: 'unknown',
-      detectedType: attachment?.contentType ?? 'application/octet-stream',
+      detectedType: first.contentType,
       language: null,
       truncated: false,
       text: '',
@@ -140,6 +138,21 @@ export async function extractAndStore(
     for (const rowid of carriers) for (const hook of archive.hooks) hook.onInsert?.(db, rowid);
     return { status: extraction.status, carriers: carriers.length };
   })();
+}
+
+interface Carrier {
+  readonly rowid: number;
+  readonly ordinal: number;
+  readonly filename: string | null;
+  readonly contentType: string;
+}
+
+function firstCarrier(db: Db, sha256: string): Carrier | undefined {
+  return sql(
+    db,
+    `SELECT message_rowid AS rowid, ordinal, filename, content_type AS contentType FROM attachments
+     WHERE sha256 = ? ORDER BY message_rowid, ordinal LIMIT 1`,
+  ).get(sha256) as Carrier | undefined;
 }
 
 function carriersOf(db: Db, sha256: string): number[] {
