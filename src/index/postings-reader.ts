@@ -68,7 +68,9 @@ export function openPostings(db: Db): PostingsView {
   let tokens = -deadTokens;
   const segments = rows.map((row) => {
     let table = tables.get(row.id);
-    if (!table) {
+    // A segment written by a transaction that rolled back can leave its id free for the
+    // next one: a cached table must also agree on size.
+    if (!table || table.length !== row.docs || tokenTotal(table) !== row.tokens) {
       table = decodeDocTable(loadTable.get(row.id) as Uint8Array);
       tables.set(row.id, table);
     }
@@ -77,6 +79,18 @@ export function openPostings(db: Db): PostingsView {
     return { id: row.id, table, dead: dead.get(row.id) ?? new Set<number>() };
   });
   return { segments, documents, tokens };
+}
+
+const totals = new WeakMap<DocTable, number>();
+
+function tokenTotal(table: DocTable): number {
+  let total = totals.get(table);
+  if (total === undefined) {
+    total = 0;
+    for (const tokens of table.tokens) total += tokens;
+    totals.set(table, total);
+  }
+  return total;
 }
 
 /** Ends the memory of `db`'s doc tables (tests and benchmarks acting as a new process). */

@@ -111,4 +111,27 @@ describe('ranking by postings', () => {
     expect(topThreads(archive.db, ctx, match('budget'), 5).rows.map((r) => r.thread)).toEqual(threads);
     expect(checkIndex(archive.db)).toEqual({ ok: true, problems: [] });
   });
+
+  it('never serves a cached segment whose transaction rolled back', async () => {
+    const small = await openTestArchive(['stripe-receipt', 'budget-start']);
+    try {
+      const budget = small.rowidOf('budget-1@acme.io');
+      const stripe = small.rowidOf('stripe-4471@mail.stripe.com');
+      const rank = (q: string) => rankMessages(small.db, ctx, match(q), null, 10).map((r) => r.rowid);
+      expect(() =>
+        small.db.transaction(() => {
+          indexMessage(small.db, budget);
+          expect(rank('budget')).toEqual([budget]);
+          throw new Error('crash before commit');
+        })(),
+      ).toThrow('crash before commit');
+      // The next segment may take the rolled-back one's id.
+      small.db.transaction(() => indexMessage(small.db, stripe))();
+      expect(rank('budget')).toEqual([budget]);
+      expect(rank('stripe')).toEqual([stripe]);
+      expect(checkIndex(small.db)).toEqual({ ok: true, problems: [] });
+    } finally {
+      small.close();
+    }
+  });
 });

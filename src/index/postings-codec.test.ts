@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { MailsiftError } from '../core/errors.js';
+import {
+  decodeDocTable,
+  decodePositions,
+  decodePostings,
+  encodeDocTable,
+  encodePostings,
+  FLAG_BULK,
+  FLAG_UNTRUSTED,
+} from './postings-codec.js';
+
+describe('postings codec', () => {
+  it('round-trips ordinals, column counts and positions, multi-byte values included', () => {
+    // Three columns; document 7 is absent from the middle one, document 300 has a long
+    // quoted history (positions past 16,383 need three varint bytes).
+    const list = {
+      ords: [0, 7, 300, 70_000],
+      counts: [1, 0, 2, 3, 1, 0, 0, 0, 200, 1, 1, 1],
+      positions: [[4, 0, 9], [1, 5, 40, 2], Array.from({ length: 200 }, (_, i) => 16_000 + i * 3), [0, 0, 1]],
+    };
+    const encoded = encodePostings(list, 3);
+    const postings = decodePostings(encoded.postings, 3);
+    expect(Array.from(postings.ords)).toEqual(list.ords);
+    expect(Array.from(postings.counts)).toEqual(list.counts);
+    const where = decodePositions(encoded.positions, postings);
+    const of = (i: number, c: number): number[] => {
+      const start = where.offsets[i * 3 + c] as number;
+      return Array.from(where.positions.subarray(start, start + (postings.counts[i * 3 + c] as number)));
+    };
+    expect(of(0, 0)).toEqual([4]);
+    expect(of(0, 2)).toEqual([0, 9]);
+    expect(of(1, 0)).toEqual([1, 5, 40]);
+    expect(of(1, 1)).toEqual([2]);
+    expect(of(2, 2)).toEqual(list.positions[2]);
+    expect(of(3, 1)).toEqual([0]);
+  });
+
+  it('encodes an empty list', () => {
+    const encoded = encodePostings({ ords: [], counts: [], positions: [] }, 5);
+    expect(decodePostings(encoded.postings, 5).length).toBe(0);
+  });
+
+  it('round-trips a doc table and refuses a truncated one', () => {
+    const rows = [
+      { rowid: 3, date: Date.UTC(2024, 4, 2, 9, 30), tokens: 412, inbox: 1, flags: 0 },
+      { rowid: 2 ** 40, date: -1, tokens: 0, inbox: 7, flags: FLAG_BULK | FLAG_UNTRUSTED },
+    ];
+    const blob = encodeDocTable(rows);
+    // SQLite hands back unaligned buffers: decode must copy before viewing as Float64Array.
+    const unaligned = new Uint8Array(blob.length + 1).subarray(1);
+    unaligned.set(blob);
+    const table = decodeDocTable(unaligned);
+    expect(table.length).toBe(2);
+    expect(Array.from(table.rowids)).toEqual([3, 2 ** 40]);
+    expect(Array.from(table.dates)).toEqual([rows[0]?.date, -1]);
+    expect(Array.from(table.tokens)).toEqual([412, 0]);
+    expect(Array.from(table.inboxes)).toEqual([1, 7]);
+    expect(Array.from(table.flags)).toEqual([0, FLAG_BULK | FLAG_UNTRUSTED]);
+    expect(() => decodeDocTable(blob.subarray(0, blob.length - 1))).toThrow(MailsiftError);
+  });
+});
