@@ -101,10 +101,15 @@ export interface TermList {
   positions: number[][];
 }
 
-/** A growable byte buffer writing LEB128 varints. */
+/** A growable byte buffer writing LEB128 varints; reused, since most terms' postings are a few bytes. */
 class ByteWriter {
-  private bytes = new Uint8Array(256);
+  private bytes = new Uint8Array(4096);
   private size = 0;
+
+  reset(): this {
+    this.size = 0;
+    return this;
+  }
 
   varint(value: number): void {
     if (this.size + 5 > this.bytes.length) {
