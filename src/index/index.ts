@@ -4,11 +4,19 @@
 export { type FieldTexts, fieldTexts, formatAddress, isUntrusted } from './document.js';
 export { indexMessage, keywordIndexHook, precomputeKeywordDocument, unindexMessage } from './hook.js';
 export { type CheckReport, checkIndex, type ReindexProgress, reindex } from './maintenance.js';
-export { type DocTable, FLAG_BULK, FLAG_UNTRUSTED, type Positions, type Postings } from './postings-codec.js';
+export {
+  type DocTable,
+  decodeWeighted,
+  FLAG_BULK,
+  FLAG_UNTRUSTED,
+  type Positions,
+  type Postings,
+} from './postings-codec.js';
 export {
   forgetPostings,
   openPostings,
   type PostingsView,
+  readPostingRows,
   readPostings,
   type Segment,
   type TermPostings,

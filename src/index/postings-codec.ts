@@ -196,6 +196,42 @@ export function decodePostings(blob: Uint8Array, columns: number): Postings {
   return { length: n, ords, counts, columns };
 }
 
+/**
+ * The documents of one postings blob that hold the term in a filtered column, with the
+ * weighted count there (Σ weight × count over the filter): what bm25 reads of a one-term
+ * phrase, decoded in one pass without keeping the counts.
+ */
+export function decodeWeighted(
+  blob: Uint8Array,
+  columns: number,
+  inFilter: Uint8Array,
+  weights: Float64Array,
+): { ords: Int32Array; freqs: Float64Array } {
+  const read = new ByteReader(blob);
+  const n = read.varint();
+  const ords = new Int32Array(n);
+  const freqs = new Float64Array(n);
+  let kept = 0;
+  let ord = -1;
+  for (let i = 0; i < n; i++) {
+    ord += read.varint() + 1;
+    const mask = read.varint();
+    let hit = false;
+    let f = 0;
+    for (let c = 0; c < columns; c++) {
+      if ((mask & (1 << c)) === 0) continue;
+      const count = read.varint();
+      if (inFilter[c] === 0) continue;
+      hit = true;
+      f += (weights[c] as number) * count;
+    }
+    if (!hit) continue;
+    ords[kept] = ord;
+    freqs[kept++] = f;
+  }
+  return { ords: ords.subarray(0, kept), freqs: freqs.subarray(0, kept) };
+}
+
 export function decodePositions(blob: Uint8Array, postings: Postings): Positions {
   const read = new ByteReader(blob);
   const slots = postings.counts.length;

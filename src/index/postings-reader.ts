@@ -105,20 +105,19 @@ const MAX_CHAR = '\u{10FFFF}';
 export type TermPostings = Postings & { readonly where: Positions | null };
 
 /**
- * Postings of `term` in `family` within `segment`, one list per matching term: the term
- * itself, or with `prefix` every term starting with it. Positions are decoded only
- * `withPositions` (phrases).
+ * Raw postings (and with `withPositions`, positions) blobs of `term` in `family` within
+ * `segment`, one row per matching term: the term itself, or with `prefix` every term
+ * starting with it.
  */
-export function readPostings(
+export function readPostingRows(
   db: Db,
   segment: number,
   family: number,
   term: string,
   options: { readonly prefix: boolean; readonly withPositions: boolean },
-): TermPostings[] {
-  const columns = (FAMILIES[family] as Family).columns.length;
+): Array<{ postings: Uint8Array; positions?: Uint8Array }> {
   const what = options.withPositions ? 'postings, positions' : 'postings';
-  const rows = (
+  return (
     options.prefix
       ? sql(
           db,
@@ -130,7 +129,18 @@ export function readPostings(
           term,
         )
   ) as Array<{ postings: Uint8Array; positions?: Uint8Array }>;
-  return rows.map((row) => {
+}
+
+/** Decoded postings of `term` (see readPostingRows), with positions when asked for. */
+export function readPostings(
+  db: Db,
+  segment: number,
+  family: number,
+  term: string,
+  options: { readonly prefix: boolean; readonly withPositions: boolean },
+): TermPostings[] {
+  const columns = (FAMILIES[family] as Family).columns.length;
+  return readPostingRows(db, segment, family, term, options).map((row) => {
     const postings = decodePostings(row.postings, columns);
     return { ...postings, where: row.positions ? decodePositions(row.positions, postings) : null };
   });

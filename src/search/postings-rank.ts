@@ -14,6 +14,7 @@ import {
   COLUMNS,
   type Column,
   type DocTable,
+  decodeWeighted,
   FAMILIES,
   type Family,
   FLAG_BULK,
@@ -22,6 +23,7 @@ import {
   openPostings,
   type Positions,
   type PostingsView,
+  readPostingRows,
   readPostings,
   type Segment,
   type TermPostings,
@@ -86,38 +88,39 @@ function phraseHits(
 ): PhraseHits {
   const filter = columnFilter(phrase, weights);
   const last = phrase.terms.length - 1;
-  const withPositions = last > 0;
+  if (last === 0) {
+    const rows = readPostingRows(db, segment.id, filter.family, phrase.terms[0] as string, {
+      prefix: phrase.prefix,
+      withPositions: false,
+    });
+    return countHits(
+      rows.map((row) => row.postings),
+      filter,
+    );
+  }
   const parts = phrase.terms.map((term, i) =>
-    readPostings(db, segment.id, filter.family, term, { prefix: phrase.prefix && i === last, withPositions }),
+    readPostings(db, segment.id, filter.family, term, {
+      prefix: phrase.prefix && i === last,
+      withPositions: true,
+    }),
   );
-  return withPositions ? adjacentHits(parts, filter) : countHits(parts[0] as TermPostings[], filter);
+  return adjacentHits(parts, filter);
 }
 
-function countHits(lists: readonly TermPostings[], filter: ColumnFilter): PhraseHits {
-  const { width, inFilter, weights } = filter;
+function countHits(blobs: readonly Uint8Array[], filter: ColumnFilter): PhraseHits {
+  const lists = blobs.map((blob) => decodeWeighted(blob, filter.width, filter.inFilter, filter.weights));
+  if (lists.length === 1) return lists[0] as PhraseHits;
   let total = 0;
-  for (const list of lists) total += list.length;
-  let ords = new Int32Array(total);
-  let freqs = new Float64Array(total);
+  for (const list of lists) total += list.ords.length;
+  const ords = new Int32Array(total);
+  const freqs = new Float64Array(total);
   let n = 0;
   for (const list of lists) {
-    for (let i = 0; i < list.length; i++) {
-      let hit = false;
-      let f = 0;
-      for (let c = 0; c < width; c++) {
-        const count = list.counts[i * width + c] as number;
-        if (count === 0 || inFilter[c] === 0) continue;
-        hit = true;
-        f += (weights[c] as number) * count;
-      }
-      if (!hit) continue;
-      ords[n] = list.ords[i] as number;
-      freqs[n++] = f;
-    }
+    ords.set(list.ords, n);
+    freqs.set(list.freqs, n);
+    n += list.ords.length;
   }
-  ords = ords.subarray(0, n);
-  freqs = freqs.subarray(0, n);
-  return lists.length > 1 ? combine(ords, freqs) : { ords, freqs };
+  return combine(ords, freqs);
 }
 
 /** A phrase part's entries in ordinal order, over all its lists (several for a prefix). */
