@@ -131,6 +131,18 @@ export function checkIndex(db: Db, options: { deep?: boolean } = {}): CheckRepor
       .pluck()
       .all() as number[],
   );
+  report(
+    'postings segments whose tombstone count is wrong',
+    db
+      .prepare(
+        `SELECT s.id FROM keyword_segments s
+         WHERE s.dead <> (SELECT count(*) FROM keyword_tombstones t WHERE t.segment = s.id)
+           OR s.dead_tokens <> (SELECT coalesce(sum(tokens), 0) FROM keyword_tombstones t WHERE t.segment = s.id)
+         ORDER BY s.id`,
+      )
+      .pluck()
+      .all() as number[],
+  );
   const postings = postingsCounts(db);
   if (postings.live !== postings.documents)
     problems.push(

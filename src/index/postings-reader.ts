@@ -28,44 +28,41 @@ export interface PostingsView {
   readonly tokens: number;
 }
 
-const cache = new WeakMap<Db, { generation: string; tables: Map<number, DocTable> }>();
+interface Cached {
+  readonly generation: string;
+  readonly tables: Map<number, DocTable>;
+  /** Tombstoned rowids per segment, with the count they were read at. */
+  readonly dead: Map<number, { count: number; rowids: Set<number> }>;
+}
+
+const cache = new WeakMap<Db, Cached>();
 
 /** The live segments and statistics, read inside the caller's transaction. */
 export function openPostings(db: Db): PostingsView {
   const generation = getMeta(db, 'generation') ?? '';
   let cached = cache.get(db);
   if (!cached || cached.generation !== generation) {
-    cached = { generation, tables: new Map() };
+    cached = { generation, tables: new Map(), dead: new Map() };
     cache.set(db, cached);
   }
-  const rows = sql(db, 'SELECT id, docs, tokens FROM keyword_segments ORDER BY id').all() as Array<{
+  const rows = sql(
+    db,
+    'SELECT id, docs, tokens, dead, dead_tokens AS deadTokens FROM keyword_segments ORDER BY id',
+  ).all() as Array<{
     id: number;
     docs: number;
     tokens: number;
+    dead: number;
+    deadTokens: number;
   }>;
-  const dead = new Map<number, Set<number>>();
-  let deadTokens = 0;
-  let deadDocs = 0;
-  for (const row of sql(db, 'SELECT segment, rowid, tokens FROM keyword_tombstones').all() as Array<{
-    segment: number;
-    rowid: number;
-    tokens: number;
-  }>) {
-    let set = dead.get(row.segment);
-    if (!set) {
-      set = new Set();
-      dead.set(row.segment, set);
-    }
-    set.add(row.rowid);
-    deadTokens += row.tokens;
-    deadDocs++;
-  }
-  const tables = cached.tables;
+  const { tables, dead } = cached;
   const listed = new Set(rows.map((row) => row.id));
   for (const id of tables.keys()) if (!listed.has(id)) tables.delete(id);
+  for (const id of dead.keys()) if (!listed.has(id)) dead.delete(id);
   const loadTable = sql(db, 'SELECT doc_table FROM keyword_segments WHERE id = ?').pluck();
-  let documents = -deadDocs;
-  let tokens = -deadTokens;
+  const loadDead = sql(db, 'SELECT rowid FROM keyword_tombstones WHERE segment = ?').pluck();
+  let documents = 0;
+  let tokens = 0;
   const segments = rows.map((row) => {
     let table = tables.get(row.id);
     // A segment written by a transaction that rolled back can leave its id free for the
@@ -73,10 +70,20 @@ export function openPostings(db: Db): PostingsView {
     if (!table || table.length !== row.docs || tokenTotal(table) !== row.tokens) {
       table = decodeDocTable(loadTable.get(row.id) as Uint8Array);
       tables.set(row.id, table);
+      dead.delete(row.id);
     }
-    documents += row.docs;
-    tokens += row.tokens;
-    return { id: row.id, table, dead: dead.get(row.id) ?? new Set<number>() };
+    // Tombstones only accumulate while a segment lives: read again when the count moved.
+    let tombstones = dead.get(row.id);
+    if (tombstones?.count !== row.dead) {
+      tombstones = {
+        count: row.dead,
+        rowids: new Set(row.dead > 0 ? (loadDead.all(row.id) as number[]) : []),
+      };
+      dead.set(row.id, tombstones);
+    }
+    documents += row.docs - row.dead;
+    tokens += row.tokens - row.deadTokens;
+    return { id: row.id, table, dead: tombstones.rowids };
   });
   return { segments, documents, tokens };
 }

@@ -101,11 +101,19 @@ export function stagePostings(db: Db, doc: StagedDoc): void {
  */
 export function removePostings(db: Db, rowid: number): void {
   if (staged.get(db)?.delete(rowid)) return;
-  sql(
+  const doc = sql(db, 'SELECT segment, tokens FROM keyword_docs WHERE rowid = ? AND segment IS NOT NULL').get(
+    rowid,
+  ) as { segment: number; tokens: number } | undefined;
+  if (!doc) return;
+  const added = sql(
     db,
-    `INSERT OR IGNORE INTO keyword_tombstones (segment, rowid, tokens)
-     SELECT segment, rowid, tokens FROM keyword_docs WHERE rowid = ? AND segment IS NOT NULL`,
-  ).run(rowid);
+    'INSERT OR IGNORE INTO keyword_tombstones (segment, rowid, tokens) VALUES (?, ?, ?)',
+  ).run(doc.segment, rowid, doc.tokens);
+  if (added.changes > 0)
+    sql(db, 'UPDATE keyword_segments SET dead = dead + 1, dead_tokens = dead_tokens + ? WHERE id = ?').run(
+      doc.tokens,
+      doc.segment,
+    );
 }
 
 export function discardPostings(db: Db): void {
@@ -200,11 +208,7 @@ const tierOf = (docs: number): number => Math.floor(Math.log(Math.max(docs, 1)) 
  * many old messages), so dead postings never dominate a read.
  */
 export function mergeSegments(db: Db): void {
-  const decayed = sql(
-    db,
-    `SELECT s.id FROM keyword_segments s JOIN keyword_tombstones t ON t.segment = s.id
-     GROUP BY s.id HAVING count(*) * 2 >= s.docs`,
-  )
+  const decayed = sql(db, 'SELECT id FROM keyword_segments WHERE dead > 0 AND dead * 2 >= docs')
     .pluck()
     .all() as number[];
   for (const id of decayed) mergeInto(db, [id]);

@@ -10,7 +10,7 @@ import { type Db, sql } from '../store/index.js';
  * Bumped whenever analysis or column layout changes: an index written by another version
  * is reported stale and must be rebuilt with `reindex`.
  */
-export const INDEX_VERSION = '10';
+export const INDEX_VERSION = '11';
 
 /** FTS5 columns in declaration order; bm25 weights and one-hot explain vectors follow it. */
 export const COLUMNS = [
@@ -97,7 +97,10 @@ const CREATE = `
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     docs INTEGER NOT NULL,
     tokens INTEGER NOT NULL,
-    doc_table BLOB NOT NULL
+    doc_table BLOB NOT NULL,
+    -- Its tombstones, counted: a search reads a segment's tombstones again only when these move.
+    dead INTEGER NOT NULL DEFAULT 0,
+    dead_tokens INTEGER NOT NULL DEFAULT 0
   );
   CREATE TABLE IF NOT EXISTS keyword_postings (
     segment INTEGER NOT NULL,
