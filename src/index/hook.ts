@@ -192,7 +192,9 @@ function discardIndex(db: Db): void {
 
 export const keywordIndexHook: IndexHook = {
   name: HOOK_NAME,
-  onInsert: indexMessage,
+  // Deferred: the caller flushes every hook before committing, so messages re-indexed
+  // together (an attachment's carriers) become one postings segment, not one each.
+  onInsert: stageMessage,
   onDelete: unindexMessage,
   flush: flushIndex,
   discard: discardIndex,

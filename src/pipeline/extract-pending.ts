@@ -131,13 +131,20 @@ export async function extractAndStore(
   }
   // Carriers are read again inside the transaction: messages stored or deleted while the
   // extractor ran are indexed with the text, or not at all.
-  return db.transaction(() => {
-    const carriers = carriersOf(db, sha256);
-    if (carriers.length === 0) return undefined;
-    saveExtraction(db, sha256, extraction);
-    for (const rowid of carriers) for (const hook of archive.hooks) hook.onInsert?.(db, rowid);
-    return { status: extraction.status, carriers: carriers.length };
-  })();
+  try {
+    return db.transaction(() => {
+      const carriers = carriersOf(db, sha256);
+      if (carriers.length === 0) return undefined;
+      saveExtraction(db, sha256, extraction);
+      for (const rowid of carriers) for (const hook of archive.hooks) hook.onInsert?.(db, rowid);
+      for (const hook of archive.hooks) hook.flush?.(db);
+      return { status: extraction.status, carriers: carriers.length };
+    })();
+  } catch (error) {
+    // Writes the hooks deferred belong to the transaction that rolled back.
+    for (const hook of archive.hooks) hook.discard?.(db);
+    throw error;
+  }
 }
 
 interface Carrier {

@@ -25,8 +25,8 @@ export interface IndexHook {
   /** Called before a message row is deleted, while it is still readable. */
   onDelete?(db: Db, messageRowid: number): void;
   /**
-   * onInsert with a prepared message may defer writes to the end of the transaction:
-   * flush writes them (called before every commit), discard drops them (before a rollback).
+   * onInsert may defer its writes to the end of the transaction: whoever calls onInsert
+   * calls flush on every hook before committing, and discard before a rollback.
    */
   flush?(db: Db): void;
   discard?(db: Db): void;
