@@ -70,6 +70,11 @@ describe('attachments through ingest', () => {
 
     const again = await engine.reextract('pdf');
     expect(again).toMatchObject({ attachments: 1, ok: 1, messagesReindexed: 50 });
+    // Each extraction re-indexed its 50 carriers as one postings segment (the ingest's own
+    // segment was tombstoned whole and rewritten away), and search finds the extracted text.
+    const segments = engine.archive.db.prepare('SELECT docs FROM keyword_segments').pluck().all();
+    expect(segments).toEqual([50]);
+    expect(engine.searchMessages({ q: 'ninety days notice' }).messages).toHaveLength(10);
   });
 
   it('records an encrypted PDF as skipped with its reason, and the message is still stored', async () => {
