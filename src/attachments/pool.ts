@@ -37,12 +37,6 @@ export interface Extractor {
 /** 1 GB: ten times what a 25 MB PDF needs in pdf.js, far below the machine's memory. */
 const DEFAULT_WORKER_HEAP_MB = 1024;
 
-/**
- * pdf.js and the message parser leave much short-lived garbage: with a 16 MB young
- * generation a worker scavenged so often that extraction cost ~1.5 ms more CPU per 200 KB PDF.
- */
-const WORKER_YOUNG_MB = 48;
-
 export function createExtractor(options: ExtractorOptions = {}): Extractor {
   const { workers = availableParallelism(), workerHeapMb = DEFAULT_WORKER_HEAP_MB, ...overrides } = options;
   const limits = resolveLimits(overrides);
@@ -50,7 +44,7 @@ export function createExtractor(options: ExtractorOptions = {}): Extractor {
   if (workers <= 0 || !existsSync(script)) return inlineExtractor(limits);
   const spawn = (): Worker =>
     new Worker(script, {
-      resourceLimits: { maxOldGenerationSizeMb: workerHeapMb, maxYoungGenerationSizeMb: WORKER_YOUNG_MB },
+      resourceLimits: { maxOldGenerationSizeMb: workerHeapMb, maxYoungGenerationSizeMb: 16 },
     });
   return new WorkerExtractor(spawn, workers, limits);
 }
