@@ -5,6 +5,7 @@ import { createExtractor, type Extractor } from './pool.js';
 import type { AttachmentInput, Extraction } from './types.js';
 
 export { DEFAULT_EXTRACTION_LIMITS, type ExtractionLimits, resolveLimits } from './limits.js';
+export { messagePart } from './part-bytes.js';
 export { createExtractor, type Extractor, type ExtractorOptions } from './pool.js';
 export { type SniffedType, sniffType } from './sniff.js';
 export type {

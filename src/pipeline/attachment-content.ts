@@ -1,10 +1,8 @@
 // Attachment bytes on demand. The store keeps attachment metadata and extracted text, not
 // the bytes: they come from re-parsing the stored raw message, which is the one copy.
 
-import type { Extraction } from '../attachments/index.js';
+import { type Extraction, messagePart } from '../attachments/index.js';
 import { MailsiftError } from '../core/errors.js';
-import type { ParsedAttachment } from '../core/types.js';
-import { parseMessage } from '../parse/index.js';
 import {
   type Db,
   loadRaw,
@@ -50,21 +48,16 @@ export async function loadAttachmentContent(
       param: 'attachmentId',
     });
   }
-  const parsed = await parseMessage(loadRaw(db, message.rowid));
-  // Ordinals follow parse order; the hash guards against a parser change reordering parts.
-  const part: ParsedAttachment | undefined =
-    parsed.attachments[ordinal]?.sha256 === attachment.sha256
-      ? parsed.attachments[ordinal]
-      : parsed.attachments.find((a) => a.sha256 === attachment.sha256);
-  if (!part || (part.content.length === 0 && attachment.size > 0)) {
-    throw new MailsiftError(
-      'no_such_item',
-      `the bytes of attachment ${ordinal} are not kept (over the size limit)`,
-      {
-        param: 'attachmentId',
-      },
-    );
-  }
+  const part = await messagePart(
+    {
+      filename: attachment.filename,
+      contentType: attachment.contentType,
+      message: loadRaw(db, message.rowid),
+      ordinal,
+      sha256: attachment.sha256,
+    },
+    'attachmentId',
+  );
   return { ordinal, attachment, content: part.content };
 }
 
