@@ -1,5 +1,6 @@
 // Query planning: turns analysed query groups into FTS5 MATCH expressions (exact and
-// fuzzy) and into the term sets highlights use. User text never reaches MATCH unquoted.
+// fuzzy), the same alternatives as postings phrases, and the term sets highlights use.
+// User text never reaches MATCH unquoted.
 
 import { MAX_TOKEN_LENGTH, MIN_PREFIX_LENGTH, type QueryGroup } from '../analysis/index.js';
 import { type Column, EXACT_TEXT_COLUMNS, IDENTIFIER_COLUMNS } from '../index/index.js';
