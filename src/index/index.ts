@@ -13,7 +13,6 @@ export {
   type Postings,
 } from './postings-codec.js';
 export {
-  forgetPostings,
   openPostings,
   type PostingsView,
   readPostingRows,
@@ -21,7 +20,7 @@ export {
   type Segment,
   type TermPostings,
 } from './postings-reader.js';
-export { FAMILIES, type Family, familyOf } from './postings-writer.js';
+export { FAMILIES, type Family, familyOf, isWholeToken } from './postings-writer.js';
 export {
   assertIndexReady,
   BULK_KIND,

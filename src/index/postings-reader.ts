@@ -100,11 +100,6 @@ function tokenTotal(table: DocTable): number {
   return total;
 }
 
-/** Ends the memory of `db`'s doc tables (tests and benchmarks acting as a new process). */
-export function forgetPostings(db: Db): void {
-  cache.delete(db);
-}
-
 /** Past the last character: the upper bound of a prefix range. */
 const MAX_CHAR = '\u{10FFFF}';
 

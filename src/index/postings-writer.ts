@@ -40,8 +40,13 @@ export function familyOf(column: Column): { family: number; index: number } | un
   return undefined;
 }
 
-/** A token as FTS5's unicode61 tokenizer (tokenchars '_') cuts them: letters, digits, private use, '_'. */
-export const TOKEN = /[\p{L}\p{N}\p{Co}_]+/gu;
+/** FTS5's unicode61 token characters (tokenchars '_'): letters, digits, private use, '_'. */
+const TOKEN_CHARS = '[\\p{L}\\p{N}\\p{Co}_]';
+const TOKEN = new RegExp(`${TOKEN_CHARS}+`, 'gu');
+const WHOLE_TOKEN = new RegExp(`^${TOKEN_CHARS}+$`, 'u');
+
+/** `term` is one FTS5 token: the tokenizer would cut any other into a phrase. */
+export const isWholeToken = (term: string): boolean => WHOLE_TOKEN.test(term);
 
 /** A term's occurrences in one document: per column of its family a count, and the positions column after column. */
 export interface TermOccurrences {
@@ -207,7 +212,7 @@ const tierOf = (docs: number): number => Math.floor(Math.log(Math.max(docs, 1)) 
  * rewrites a segment once half its documents are tombstoned (re-extraction re-indexes
  * many old messages), so dead postings never dominate a read.
  */
-export function mergeSegments(db: Db): void {
+function mergeSegments(db: Db): void {
   const decayed = sql(db, 'SELECT id FROM keyword_segments WHERE dead > 0 AND dead * 2 >= docs')
     .pluck()
     .all() as number[];
@@ -229,7 +234,7 @@ export function mergeSegments(db: Db): void {
 }
 
 /** Rewrites `ids` as one segment without their tombstoned documents. */
-export function mergeInto(db: Db, ids: readonly number[]): void {
+function mergeInto(db: Db, ids: readonly number[]): void {
   const sources = ids.map((id) => {
     const table = decodeDocTable(
       sql(db, 'SELECT doc_table FROM keyword_segments WHERE id = ?').pluck().get(id) as Uint8Array,

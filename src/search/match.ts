@@ -3,7 +3,7 @@
 // User text never reaches MATCH unquoted.
 
 import { MAX_TOKEN_LENGTH, MIN_PREFIX_LENGTH, type QueryGroup } from '../analysis/index.js';
-import { type Column, EXACT_TEXT_COLUMNS, IDENTIFIER_COLUMNS } from '../index/index.js';
+import { type Column, EXACT_TEXT_COLUMNS, IDENTIFIER_COLUMNS, isWholeToken } from '../index/index.js';
 
 /** An FTS5 string literal: user text never reaches MATCH unquoted. */
 export const quote = (term: string): string => `"${term.replace(/"/g, '""')}"`;
@@ -87,16 +87,13 @@ export interface Match {
   readonly groups: ReadonlyArray<readonly PostingsPhrase[]> | null;
 }
 
-/** A whole FTS5 token: FTS5 would split any other term into a phrase of its own. */
-const ONE_TOKEN = /^[\p{L}\p{N}\p{Co}_]+$/u;
-
 function postingsGroups(planned: ReadonlyArray<readonly Alternative[]>): Match['groups'] {
   const groups: PostingsPhrase[][] = [];
   for (const group of planned) {
     const phrases: PostingsPhrase[] = [];
     for (const alternative of group) {
       for (const phrase of alternative.phrases) {
-        if (phrase.terms.length === 0 || !phrase.terms.every((term) => ONE_TOKEN.test(term))) return null;
+        if (phrase.terms.length === 0 || !phrase.terms.every(isWholeToken)) return null;
         phrases.push({ terms: phrase.terms, prefix: phrase.prefix, columns: alternative.columns });
       }
     }
