@@ -156,7 +156,7 @@ export function unindexMessage(db: Db, rowid: number): void {
 }
 
 /**
- * Index rows of ingested messages not yet written to keyword_index, per connection. FTS5
+ * Index rows of staged messages not yet written to keyword_index, per connection. FTS5
  * writes its pending postings to disk at every statement savepoint, and nearly every
  * store statement opens one (foreign keys, upserts, triggers): written one by one, each
  * message became its own segment (~0.25 ms of merging per message). Written together
