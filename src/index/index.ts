@@ -13,10 +13,10 @@ export {
   type Postings,
 } from './postings-codec.js';
 export {
+  decodePostingRows,
   openPostings,
   type PostingsView,
   readPostingRows,
-  readPostings,
   type Segment,
   type TermPostings,
 } from './postings-reader.js';

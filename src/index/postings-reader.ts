@@ -133,16 +133,13 @@ export function readPostingRows(
   ) as Array<{ postings: Uint8Array; positions?: Uint8Array }>;
 }
 
-/** Decoded postings of `term` (see readPostingRows), with positions when asked for. */
-export function readPostings(
-  db: Db,
-  segment: number,
+/** Decodes rows of `family` read by readPostingRows, with positions when they were read. */
+export function decodePostingRows(
+  rows: ReadonlyArray<{ postings: Uint8Array; positions?: Uint8Array }>,
   family: number,
-  term: string,
-  options: { readonly prefix: boolean; readonly withPositions: boolean },
 ): TermPostings[] {
   const columns = (FAMILIES[family] as Family).columns.length;
-  return readPostingRows(db, segment, family, term, options).map((row) => {
+  return rows.map((row) => {
     const postings = decodePostings(row.postings, columns);
     return { ...postings, where: row.positions ? decodePositions(row.positions, postings) : null };
   });

@@ -4,13 +4,13 @@
 
 import {
   COLUMNS,
+  decodePostingRows,
   decodeWeighted,
   FAMILIES,
   type Family,
   familyOf,
   type Positions,
   readPostingRows,
-  readPostings,
   type Segment,
   type TermPostings,
 } from '../index/index.js';
@@ -44,6 +44,8 @@ function columnFilter(phrase: PostingsPhrase, weights: readonly number[]): Colum
   return filter;
 }
 
+const NO_HITS: PhraseHits = { ords: new Int32Array(0), freqs: new Float64Array(0) };
+
 /**
  * The matches of one phrase in one segment: the documents whose filtered columns hold
  * it, with the weighted count of its occurrences there. A one-term phrase reads counts
@@ -67,13 +69,19 @@ export function phraseHits(
       filter,
     );
   }
-  const parts = phrase.terms.map((term, i) =>
-    readPostings(db, segment.id, filter.family, term, {
+  const rows = phrase.terms.map((term, i) =>
+    readPostingRows(db, segment.id, filter.family, term, {
       prefix: phrase.prefix && i === last,
       withPositions: true,
     }),
   );
-  return adjacentHits(parts, filter);
+  // A part absent from the segment: no occurrence, and nothing to decode (text phrases of
+  // an address, `kevin lewis acm`, usually end here).
+  if (rows.some((part) => part.length === 0)) return NO_HITS;
+  return adjacentHits(
+    rows.map((part) => decodePostingRows(part, filter.family)),
+    filter,
+  );
 }
 
 function countHits(blobs: readonly Uint8Array[], filter: ColumnFilter): PhraseHits {
