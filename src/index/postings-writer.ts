@@ -82,10 +82,12 @@ export function stageDocument(
         entry.positions.push(position);
         position++;
       }
+      tokens += position;
     });
     return found;
   });
-  for (const column of COLUMNS) tokens += columns[column].match(TOKEN)?.length ?? 0;
+  // bm25's length counts every column, the `kind` flag column too.
+  for (const column of COLUMNS) if (!familyOf(column)) tokens += columns[column].match(TOKEN)?.length ?? 0;
   return { ...meta, tokens, terms };
 }
 

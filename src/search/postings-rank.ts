@@ -399,6 +399,8 @@ export function contributionsByPostings(
   const wanted = new Set(rowids);
   const view = openPostings(db);
   for (const [c, column] of COLUMNS.entries()) {
+    // A zero-weight column (`kind`) contributes nothing: no pass for it.
+    if (COLUMN_WEIGHTS[column] === 0) continue;
     const oneHot = COLUMNS.map((other, j) => (j === c ? COLUMN_WEIGHTS[other] : 0));
     for (const { segment, ords, scores } of bm25(db, view, groups, oneHot)) {
       for (let i = 0; i < ords.length; i++) {
