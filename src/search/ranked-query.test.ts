@@ -20,10 +20,9 @@ const match = (q: string): Match => {
   return engine === 'fts' ? { ...planned, groups: null } : planned;
 };
 
-// The fixtures are dated 2024. Each context reaches one plan of topMessages: now (every
-// message is old: bm25 first, proven by the bound), early 2025 with a short half-life
-// (recent enough that the bound fails and a second pass ranks the recent rows), and a
-// century-long half-life (every message boosted: one joined pass).
+// The fixtures are dated 2024. The contexts rank them from now (every message old), from
+// early 2025 with a short half-life (recency reorders near ties), without recency (ties
+// break on date and rowid), and with a century-long half-life (every message boosted).
 const contexts: Array<[string, Partial<RankContext>]> = [
   ['stale archive', {}],
   ['recent mail', { origin: Date.UTC(2025, 0, 15), halfLifeDays: 2, maxBoost: 1.02 }],
@@ -44,13 +43,9 @@ describe.each(['postings', 'fts'] as const)('top-k ranking (%s)', (scorer) => {
       const full = rankMessages(archive.db, ctx, match(q), null, 1000);
       expect(full.length).toBeGreaterThan(0);
       for (let need = 1; need <= full.length + 1; need++) {
-        // Without a margin the first pass ends on the need-th row, so ties and the second
-        // pass come up on these few fixtures too.
-        for (const margin of [0, undefined]) {
-          const top = topMessages(archive.db, ctx, match(q), need, margin);
-          expect(top.rows.map(key)).toEqual(full.slice(0, need).map(key));
-          expect(top.more).toBe(full.length > need);
-        }
+        const top = topMessages(archive.db, ctx, match(q), need);
+        expect(top.rows.map(key)).toEqual(full.slice(0, need).map(key));
+        expect(top.more).toBe(full.length > need);
       }
     }
   });
@@ -78,7 +73,7 @@ describe.each(['postings', 'fts'] as const)('top-k ranking (%s)', (scorer) => {
       expect(full.length).toBeGreaterThan(3);
       expect(full.every((row) => row.date >= middle)).toBe(true);
       for (let need = 1; need <= full.length; need++)
-        expect(topMessages(archive.db, ctx, match('maria'), need, 0).rows.map(key)).toEqual(
+        expect(topMessages(archive.db, ctx, match('maria'), need).rows.map(key)).toEqual(
           full.slice(0, need).map(key),
         );
     }
