@@ -6,19 +6,21 @@ export { indexMessage, keywordIndexHook, precomputeKeywordDocument, unindexMessa
 export { type CheckReport, checkIndex, type ReindexProgress, reindex } from './maintenance.js';
 export {
   type DocTable,
+  decodePositions,
+  decodePostings,
   decodeWeighted,
   FLAG_BULK,
   FLAG_UNTRUSTED,
   type Positions,
   type Postings,
+  postingsLength,
 } from './postings-codec.js';
 export {
-  decodePostingRows,
   openPostings,
+  type PostingRow,
   type PostingsView,
   readPostingRows,
   type Segment,
-  type TermPostings,
 } from './postings-reader.js';
 export { FAMILIES, type Family, familyOf, isWholeToken } from './postings-writer.js';
 export {

@@ -23,10 +23,11 @@ describe('postings codec', () => {
     const postings = decodePostings(encoded.postings, 3);
     expect(Array.from(postings.ords)).toEqual(list.ords);
     expect(Array.from(postings.counts)).toEqual(list.counts);
-    const where = decodePositions(encoded.positions, postings);
-    const of = (i: number, c: number): number[] => {
-      const start = where.offsets[i * 3 + c] as number;
-      return Array.from(where.positions.subarray(start, start + (postings.counts[i * 3 + c] as number)));
+    const where = decodePositions(encoded.positions, postings, null);
+    const of = (i: number, c: number, from = where): number[] => {
+      let start = from.starts[i] as number;
+      for (let before = 0; before < c; before++) start += postings.counts[i * 3 + before] as number;
+      return Array.from(from.positions.subarray(start, start + (postings.counts[i * 3 + c] as number)));
     };
     expect(of(0, 0)).toEqual([4]);
     expect(of(0, 2)).toEqual([0, 9]);
@@ -34,6 +35,29 @@ describe('postings codec', () => {
     expect(of(1, 1)).toEqual([2]);
     expect(of(2, 2)).toEqual(list.positions[2]);
     expect(of(3, 1)).toEqual([0]);
+    // Only entries 1 and 3: the others' positions (multi-byte ones included) are skipped.
+    const some = decodePositions(encoded.positions, postings, Uint8Array.from([0, 1, 0, 1]));
+    expect(some.positions.length).toBe(4 + 3);
+    expect([some.starts[0], some.starts[2]]).toEqual([-1, -1]);
+    expect(of(1, 0, some)).toEqual([1, 5, 40]);
+    expect(of(1, 1, some)).toEqual([2]);
+    expect(of(3, 0, some)).toEqual([0]);
+    expect(of(3, 2, some)).toEqual([1]);
+  });
+
+  it('decodes only the documents asked for, skipping the positions of the others', () => {
+    const list = {
+      ords: [2, 9, 40, 41],
+      counts: [1, 0, 0, 3, 2, 1, 1, 0],
+      positions: [[7], [300, 301, 20_000], [5, 6, 1], [0]],
+    };
+    const encoded = encodePostings(list, 2);
+    const some = decodePostings(encoded.postings, 2, Int32Array.from([9, 41, 50]));
+    expect(Array.from(some.ords)).toEqual([9, 41]);
+    expect(Array.from(some.counts)).toEqual([0, 3, 1, 0]);
+    const where = decodePositions(encoded.positions, some, null);
+    expect(Array.from(where.positions)).toEqual([300, 301, 20_000, 0]);
+    expect(Array.from(where.starts)).toEqual([0, 3]);
   });
 
   it('encodes an empty list', () => {

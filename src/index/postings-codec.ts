@@ -85,12 +85,17 @@ export interface Postings {
   /** counts[i * columns + c]: occurrences in document i, column c of the family. */
   readonly counts: Uint32Array;
   readonly columns: number;
+  /** Decoded for chosen documents only: position varints of skipped entries before entry i's. */
+  readonly skips: Uint32Array | null;
 }
 
-/** Positions of every entry: document i, column c starts at offsets[i * columns + c] (counts[…] of them). */
+/**
+ * Positions of decoded entries: entry e's start in `positions`, its columns in order (the
+ * counts say how many each), or -1 when it was not decoded.
+ */
 export interface Positions {
   readonly positions: Uint32Array;
-  readonly offsets: Uint32Array;
+  readonly starts: Int32Array;
 }
 
 /** A term's postings being written: per document its ordinal, column counts and positions. */
@@ -147,6 +152,12 @@ class ByteReader {
       scale *= 0x80;
     }
   }
+
+  /** Moves past `count` varints: each ends at a byte with the high bit clear. */
+  skip(count: number): void {
+    let left = count;
+    while (left > 0) if ((this.blob[this.at++] as number) < 0x80) left--;
+  }
 }
 
 export function encodePostings(
@@ -181,19 +192,50 @@ export function encodePostings(
   return { postings: out.result(), positions: where.result() };
 }
 
-export function decodePostings(blob: Uint8Array, columns: number): Postings {
+/** Entries in a postings blob, read from its header. */
+export function postingsLength(blob: Uint8Array): number {
+  return new ByteReader(blob).varint();
+}
+
+/**
+ * Decodes a postings blob; with `among` (ascending ordinals), only the entries of those
+ * documents, each with the count of position varints to skip before its own.
+ */
+export function decodePostings(blob: Uint8Array, columns: number, among: Int32Array | null = null): Postings {
   const read = new ByteReader(blob);
   const n = read.varint();
-  const ords = new Int32Array(n);
-  const counts = new Uint32Array(n * columns);
+  const size = among ? Math.min(n, among.length) : n;
+  const ords = new Int32Array(size);
+  const counts = new Uint32Array(size * columns);
+  const skips = among ? new Uint32Array(size) : null;
+  let kept = 0;
+  let skipped = 0;
   let ord = -1;
+  let next = 0;
   for (let i = 0; i < n; i++) {
     ord += read.varint() + 1;
-    ords[i] = ord;
     const mask = read.varint();
-    for (let c = 0; c < columns; c++) if (mask & (1 << c)) counts[i * columns + c] = read.varint();
+    if (among) {
+      while (next < among.length && (among[next] as number) < ord) next++;
+      if (next === among.length) break;
+      if (among[next] !== ord) {
+        for (let c = 0; c < columns; c++) if (mask & (1 << c)) skipped += read.varint();
+        continue;
+      }
+      (skips as Uint32Array)[kept] = skipped;
+      skipped = 0;
+    }
+    ords[kept] = ord;
+    for (let c = 0; c < columns; c++) if (mask & (1 << c)) counts[kept * columns + c] = read.varint();
+    kept++;
   }
-  return { length: n, ords, counts, columns };
+  return {
+    length: kept,
+    ords: ords.subarray(0, kept),
+    counts: counts.subarray(0, kept * columns),
+    columns,
+    skips: skips?.subarray(0, kept) ?? null,
+  };
 }
 
 /**
@@ -232,21 +274,38 @@ export function decodeWeighted(
   return { ords: ords.subarray(0, kept), freqs: freqs.subarray(0, kept) };
 }
 
-export function decodePositions(blob: Uint8Array, postings: Postings): Positions {
-  const read = new ByteReader(blob);
-  const slots = postings.counts.length;
+/**
+ * The positions of the entries `chosen` marks (all when null), skipping the others'
+ * varints unread: a phrase needs positions only where every part occurs, often a few
+ * documents of a term found in most of them.
+ */
+export function decodePositions(blob: Uint8Array, postings: Postings, chosen: Uint8Array | null): Positions {
+  const { length, counts, columns, skips } = postings;
   let total = 0;
-  for (let k = 0; k < slots; k++) total += postings.counts[k] as number;
+  for (let e = 0; e < length; e++) {
+    if (chosen && chosen[e] === 0) continue;
+    for (let c = 0; c < columns; c++) total += counts[e * columns + c] as number;
+  }
   const positions = new Uint32Array(total);
-  const offsets = new Uint32Array(slots);
+  const starts = new Int32Array(length).fill(-1);
+  const read = new ByteReader(blob);
   let stored = 0;
-  for (let k = 0; k < slots; k++) {
-    offsets[k] = stored;
-    let position = 0;
-    for (let left = postings.counts[k] as number; left > 0; left--) {
-      position += read.varint();
-      positions[stored++] = position;
+  for (let e = 0; e < length; e++) {
+    if (skips) read.skip(skips[e] as number);
+    if (chosen && chosen[e] === 0) {
+      let skipped = 0;
+      for (let c = 0; c < columns; c++) skipped += counts[e * columns + c] as number;
+      read.skip(skipped);
+      continue;
+    }
+    starts[e] = stored;
+    for (let c = 0; c < columns; c++) {
+      let position = 0;
+      for (let left = counts[e * columns + c] as number; left > 0; left--) {
+        position += read.varint();
+        positions[stored++] = position;
+      }
     }
   }
-  return { positions, offsets };
+  return { positions, starts };
 }

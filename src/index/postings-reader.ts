@@ -3,15 +3,7 @@
 // collection statistics, and one term's (or one prefix's) postings per segment.
 
 import { type Db, sql } from '../store/index.js';
-import {
-  type DocTable,
-  decodeDocTable,
-  decodePositions,
-  decodePostings,
-  type Positions,
-  type Postings,
-} from './postings-codec.js';
-import { FAMILIES, type Family } from './postings-writer.js';
+import { type DocTable, decodeDocTable } from './postings-codec.js';
 import { getMeta } from './schema.js';
 
 export interface Segment {
@@ -103,8 +95,11 @@ function tokenTotal(table: DocTable): number {
 /** Past the last character: the upper bound of a prefix range. */
 const MAX_CHAR = '\u{10FFFF}';
 
-/** A term's postings in one segment, with its positions when they were asked for. */
-export type TermPostings = Postings & { readonly where: Positions | null };
+/** One term's postings blob in a segment, with its positions blob when it was asked for. */
+export interface PostingRow {
+  readonly postings: Uint8Array;
+  readonly positions?: Uint8Array;
+}
 
 /**
  * Raw postings (and with `withPositions`, positions) blobs of `term` in `family` within
@@ -117,7 +112,7 @@ export function readPostingRows(
   family: number,
   term: string,
   options: { readonly prefix: boolean; readonly withPositions: boolean },
-): Array<{ postings: Uint8Array; positions?: Uint8Array }> {
+): PostingRow[] {
   const what = options.withPositions ? 'postings, positions' : 'postings';
   return (
     options.prefix
@@ -130,17 +125,5 @@ export function readPostingRows(
           family,
           term,
         )
-  ) as Array<{ postings: Uint8Array; positions?: Uint8Array }>;
-}
-
-/** Decodes rows of `family` read by readPostingRows, with positions when they were read. */
-export function decodePostingRows(
-  rows: ReadonlyArray<{ postings: Uint8Array; positions?: Uint8Array }>,
-  family: number,
-): TermPostings[] {
-  const columns = (FAMILIES[family] as Family).columns.length;
-  return rows.map((row) => {
-    const postings = decodePostings(row.postings, columns);
-    return { ...postings, where: row.positions ? decodePositions(row.positions, postings) : null };
-  });
+  ) as PostingRow[];
 }

@@ -355,7 +355,7 @@ function mergePostings(
       appendRenumbered(
         list,
         decoded,
-        decodePositions(row.positions, decoded),
+        decodePositions(row.positions, decoded, null),
         (sources[s] as { remap: Int32Array }).remap,
       );
       cursor.advance();
@@ -379,7 +379,7 @@ function appendRenumbered(list: TermList, decoded: Postings, where: Positions, r
       list.counts.push(count);
       total += count;
     }
-    const start = where.offsets[i * columns] as number;
+    const start = where.starts[i] as number;
     list.positions.push(Array.from(where.positions.subarray(start, start + total)));
   }
 }

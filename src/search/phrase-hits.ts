@@ -4,15 +4,18 @@
 
 import {
   COLUMNS,
-  decodePostingRows,
+  decodePositions,
+  decodePostings,
   decodeWeighted,
   FAMILIES,
   type Family,
   familyOf,
   type Positions,
+  type PostingRow,
+  type Postings,
+  postingsLength,
   readPostingRows,
   type Segment,
-  type TermPostings,
 } from '../index/index.js';
 import type { Db } from '../store/index.js';
 import type { PostingsPhrase } from './match.js';
@@ -78,10 +81,7 @@ export function phraseHits(
   // A part absent from the segment: no occurrence, and nothing to decode (text phrases of
   // an address, `kevin lewis acm`, usually end here).
   if (rows.some((part) => part.length === 0)) return NO_HITS;
-  return adjacentHits(
-    rows.map((part) => decodePostingRows(part, filter.family)),
-    filter,
-  );
+  return adjacentHits(rows, filter);
 }
 
 function countHits(blobs: readonly Uint8Array[], filter: ColumnFilter): PhraseHits {
@@ -104,13 +104,13 @@ function countHits(blobs: readonly Uint8Array[], filter: ColumnFilter): PhraseHi
 interface PartEntries {
   readonly length: number;
   readonly ords: Int32Array;
-  readonly lists: readonly TermPostings[];
+  readonly lists: readonly Postings[];
   /** Entry k is entry `entries[k]` of list `listOf[k]`. */
   readonly listOf: Int32Array;
   readonly entries: Int32Array;
 }
 
-function partEntries(lists: readonly TermPostings[]): PartEntries {
+function partEntries(lists: readonly Postings[]): PartEntries {
   let total = 0;
   for (const list of lists) total += list.length;
   const ords = new Int32Array(total);
@@ -135,85 +135,147 @@ function partEntries(lists: readonly TermPostings[]): PartEntries {
   };
 }
 
-/**
- * Walks the documents every part holds, in ordinal order: `visit` gets the first part's
- * entry and, per other part, the range of its entries for that document.
- */
-function eachSharedDocument(
-  parts: readonly PartEntries[],
-  visit: (ord: number, first: number, ranges: Int32Array) => void,
-): void {
-  const [first, ...rest] = parts;
-  if (!first) return;
-  const at = new Int32Array(rest.length);
-  const ranges = new Int32Array(rest.length * 2);
-  for (let k = 0; k < first.length; k++) {
-    const ord = first.ords[k] as number;
-    let shared = true;
-    for (let r = 0; r < rest.length && shared; r++) {
-      const part = rest[r] as PartEntries;
-      let i = at[r] as number;
-      while (i < part.length && (part.ords[i] as number) < ord) i++;
-      at[r] = i;
-      let end = i;
-      while (end < part.length && part.ords[end] === ord) end++;
-      shared = end > i;
-      ranges[2 * r] = i;
-      ranges[2 * r + 1] = end;
-    }
-    if (shared) visit(ord, k, ranges);
+/** A part's ordinals without repeats (a document holding two expansions of a prefix appears twice). */
+function uniqueOrds(part: PartEntries): Int32Array {
+  const out = new Int32Array(part.length);
+  let n = 0;
+  for (let k = 0; k < part.length; k++) {
+    const ord = part.ords[k] as number;
+    if (n === 0 || out[n - 1] !== ord) out[n++] = ord;
   }
+  return out.subarray(0, n);
 }
 
-/** Part entry k has a token at `position` in column c. */
-function hasPosition(part: PartEntries, k: number, c: number, position: number): boolean {
-  const list = part.lists[part.listOf[k] as number] as TermPostings;
-  const where = list.where as Positions;
-  const slot = (part.entries[k] as number) * list.columns + c;
-  const start = where.offsets[slot] as number;
-  const end = start + (list.counts[slot] as number);
-  for (let i = start; i < end; i++) if (where.positions[i] === position) return true;
+/**
+ * A part's occurrences in each shared document, flattened: document j's entries are
+ * [from[j], to[j]); entry x's positions in column c are `count[x·width + c]` values
+ * of `positions` from `start[x·width + c]`.
+ */
+interface PartSpans {
+  readonly from: Int32Array;
+  readonly to: Int32Array;
+  readonly start: Int32Array;
+  readonly count: Uint32Array;
+  readonly positions: Uint32Array;
+}
+
+function partSpans(part: PartEntries, docs: Int32Array, blobs: readonly Uint8Array[]): PartSpans {
+  const { ords, listOf, entries, lists } = part;
+  const from = new Int32Array(docs.length);
+  const to = new Int32Array(docs.length);
+  const chosen = lists.map((list) => new Uint8Array(list.length));
+  const picked = new Int32Array(part.length);
+  let m = 0;
+  let k = 0;
+  for (let j = 0; j < docs.length; j++) {
+    const ord = docs[j] as number;
+    while ((ords[k] as number) < ord) k++;
+    from[j] = m;
+    for (; k < part.length && ords[k] === ord; k++) {
+      (chosen[listOf[k] as number] as Uint8Array)[entries[k] as number] = 1;
+      picked[m++] = k;
+    }
+    to[j] = m;
+  }
+  // Every entry chosen (a phrase found in most documents): nothing to skip.
+  const where = lists.map((list, l) =>
+    decodePositions(blobs[l] as Uint8Array, list, m === part.length ? null : (chosen[l] as Uint8Array)),
+  );
+  // One list (no prefix expansions) is the common case: its positions are used in place.
+  const base = new Int32Array(where.length);
+  for (let l = 1; l < where.length; l++)
+    base[l] = (base[l - 1] as number) + (where[l - 1] as Positions).positions.length;
+  let positions = (where[0] as Positions).positions;
+  if (where.length > 1) {
+    positions = new Uint32Array((base.at(-1) as number) + (where.at(-1) as Positions).positions.length);
+    where.forEach((w, l) => positions.set(w.positions, base[l] as number));
+  }
+  const width = lists[0]?.columns ?? 0;
+  const start = new Int32Array(m * width);
+  const count = new Uint32Array(m * width);
+  for (let x = 0; x < m; x++) {
+    const k = picked[x] as number;
+    const l = listOf[k] as number;
+    const entry = entries[k] as number;
+    const counts = (lists[l] as Postings).counts;
+    let at = ((where[l] as Positions).starts[entry] as number) + (base[l] as number);
+    for (let c = 0; c < width; c++) {
+      const n = counts[entry * width + c] as number;
+      start[x * width + c] = at;
+      count[x * width + c] = n;
+      at += n;
+    }
+  }
+  return { from, to, start, count, positions };
+}
+
+/** Part entries of document j hold a token at `position` in column c. */
+function holds(part: PartSpans, j: number, width: number, c: number, position: number): boolean {
+  for (let x = part.from[j] as number; x < (part.to[j] as number); x++) {
+    const start = part.start[x * width + c] as number;
+    const end = start + (part.count[x * width + c] as number);
+    for (let i = start; i < end; i++) if (part.positions[i] === position) return true;
+  }
   return false;
 }
 
-/** Phrase occurrences: positions p of the first part with part i at p + i, per filtered column. */
-function adjacentHits(lists: ReadonlyArray<readonly TermPostings[]>, filter: ColumnFilter): PhraseHits {
+/**
+ * Phrase occurrences: positions p of the first part with part i at p + i, per filtered
+ * column. The documents holding every part are found rarest part first, each next part
+ * decoded for those documents only; positions are decoded for the survivors alone.
+ */
+function adjacentHits(rows: ReadonlyArray<readonly PostingRow[]>, filter: ColumnFilter): PhraseHits {
   const { width, inFilter, weights } = filter;
-  const parts = lists.map(partEntries);
-  const [first, ...rest] = parts as [PartEntries, ...PartEntries[]];
-  const ords: number[] = [];
-  const freqs: number[] = [];
-  eachSharedDocument(parts, (ord, k, ranges) => {
-    const list = first.lists[first.listOf[k] as number] as TermPostings;
-    const where = list.where as Positions;
-    const entry = first.entries[k] as number;
+  const sizes = rows.map((part) => part.reduce((sum, row) => sum + postingsLength(row.postings), 0));
+  const decoded: PartEntries[] = new Array(rows.length);
+  let docs: Int32Array | null = null;
+  for (const i of sizes.map((_, i) => i).sort((a, b) => (sizes[a] as number) - (sizes[b] as number))) {
+    const part = partEntries(
+      (rows[i] as readonly PostingRow[]).map((row) => decodePostings(row.postings, width, docs)),
+    );
+    decoded[i] = part;
+    docs = uniqueOrds(part);
+    if (docs.length === 0) return NO_HITS;
+  }
+  const shared = docs as Int32Array;
+  const spans = decoded.map((part, i) =>
+    partSpans(
+      part,
+      shared,
+      (rows[i] as readonly PostingRow[]).map((row) => row.positions as Uint8Array),
+    ),
+  );
+  const [first, ...rest] = spans as [PartSpans, ...PartSpans[]];
+  const ords = new Int32Array(shared.length);
+  const freqs = new Float64Array(shared.length);
+  let n = 0;
+  for (let j = 0; j < shared.length; j++) {
     let f = 0;
     let hit = false;
     for (let c = 0; c < width; c++) {
       if (inFilter[c] === 0) continue;
-      const slot = entry * list.columns + c;
-      const start = where.offsets[slot] as number;
-      const end = start + (list.counts[slot] as number);
       let count = 0;
-      for (let i = start; i < end; i++) {
-        const p = where.positions[i] as number;
-        let adjacent = true;
-        for (let r = 0; r < rest.length && adjacent; r++) {
-          adjacent = false;
-          for (let e = ranges[2 * r] as number; e < (ranges[2 * r + 1] as number) && !adjacent; e++)
-            adjacent = hasPosition(rest[r] as PartEntries, e, c, p + r + 1);
+      for (let x = first.from[j] as number; x < (first.to[j] as number); x++) {
+        const start = first.start[x * width + c] as number;
+        const end = start + (first.count[x * width + c] as number);
+        for (let i = start; i < end; i++) {
+          const p = first.positions[i] as number;
+          let adjacent = true;
+          for (let r = 0; r < rest.length && adjacent; r++)
+            adjacent = holds(rest[r] as PartSpans, j, width, c, p + r + 1);
+          if (adjacent) count++;
         }
-        if (adjacent) count++;
       }
       if (count === 0) continue;
+      // A zero weight (explain's one-column passes) still matches.
       hit = true;
       f += (weights[c] as number) * count;
     }
-    if (!hit) return;
-    ords.push(ord);
-    freqs.push(f);
-  });
-  return { ords: Int32Array.from(ords), freqs: Float64Array.from(freqs) };
+    if (!hit) continue;
+    ords[n] = shared[j] as number;
+    freqs[n++] = f;
+  }
+  return { ords: ords.subarray(0, n), freqs: freqs.subarray(0, n) };
 }
 
 /** Positions 0..n-1 ordered by `ords` (stable): a native numeric sort of ord·2^20 + index when it fits. */

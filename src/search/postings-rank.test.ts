@@ -32,6 +32,9 @@ const QUERIES = [
   'счёт',
 ];
 
+/** Phrases: identifier parts (the last by prefix), compounds' parts in text. */
+const PHRASES = ['noreply@github', 'billing@stripe', 'INV-4471', 'q3-budget', 'maria.rossi'];
+
 const ranking = (m: Match) => rankMessages(archive.db, ctx, m, null, 1000);
 
 describe('ranking by postings', () => {
@@ -46,9 +49,10 @@ describe('ranking by postings', () => {
     // FTS5 still counts their old rows. A rebuilt index has none.
     reindex(archive.db);
     let compared = 0;
-    for (const q of QUERIES) {
+    for (const q of [...QUERIES, ...PHRASES]) {
       const mine = ranking(match(q));
       const theirs = ranking(fts(q));
+      if (PHRASES.includes(q)) expect(mine.length, q).toBeGreaterThan(0);
       expect(mine.map((r) => r.rowid)).toEqual(theirs.map((r) => r.rowid));
       mine.forEach((row, i) => {
         const other = (theirs[i] as { score: number }).score;
