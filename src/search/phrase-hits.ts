@@ -100,122 +100,109 @@ function countHits(blobs: readonly Uint8Array[], filter: ColumnFilter): PhraseHi
   return combine(ords, freqs);
 }
 
-/** A phrase part's entries in ordinal order, over all its lists (several for a prefix). */
-interface PartEntries {
-  readonly length: number;
-  readonly ords: Int32Array;
-  readonly lists: readonly Postings[];
-  /** Entry k is entry `entries[k]` of list `listOf[k]`. */
-  readonly listOf: Int32Array;
-  readonly entries: Int32Array;
+/** A phrase part over the documents every part holds: entry j is shared document j. */
+interface Part {
+  readonly list: Postings;
+  readonly where: Positions;
 }
 
-function partEntries(lists: readonly Postings[]): PartEntries {
+/** The ordinals any of `lists` holds, ascending, once each (a document can hold two expansions of a prefix). */
+function unionOrds(lists: readonly Postings[]): Int32Array {
+  if (lists.length === 1) return (lists[0] as Postings).ords;
   let total = 0;
   for (const list of lists) total += list.length;
-  const ords = new Int32Array(total);
-  const listOf = new Int32Array(total);
-  const entries = new Int32Array(total);
+  const all = new Int32Array(total);
   let n = 0;
-  lists.forEach((list, l) => {
-    for (let i = 0; i < list.length; i++) {
-      ords[n] = list.ords[i] as number;
-      listOf[n] = l;
-      entries[n++] = i;
-    }
-  });
-  if (lists.length < 2) return { length: n, ords, lists, listOf, entries };
-  const order = orderByOrd(ords);
-  return {
-    length: n,
-    ords: Int32Array.from(order, (k) => ords[k] as number),
-    lists,
-    listOf: Int32Array.from(order, (k) => listOf[k] as number),
-    entries: Int32Array.from(order, (k) => entries[k] as number),
-  };
+  for (const list of lists) {
+    all.set(list.ords, n);
+    n += list.length;
+  }
+  all.sort();
+  let unique = 0;
+  for (let k = 0; k < total; k++)
+    if (unique === 0 || all[unique - 1] !== all[k]) all[unique++] = all[k] as number;
+  return all.subarray(0, unique);
 }
 
-/** A part's ordinals without repeats (a document holding two expansions of a prefix appears twice). */
-function uniqueOrds(part: PartEntries): Int32Array {
-  const out = new Int32Array(part.length);
-  let n = 0;
-  for (let k = 0; k < part.length; k++) {
-    const ord = part.ords[k] as number;
-    if (n === 0 || out[n - 1] !== ord) out[n++] = ord;
+/** Marks the entries of `list` whose documents are among `docs` (both ascending). */
+function entriesOf(list: Postings, docs: Int32Array): Uint8Array {
+  const chosen = new Uint8Array(list.length);
+  let j = 0;
+  for (let e = 0; e < list.length && j < docs.length; e++) {
+    const ord = list.ords[e] as number;
+    while (j < docs.length && (docs[j] as number) < ord) j++;
+    if (docs[j] === ord) chosen[e] = 1;
   }
-  return out.subarray(0, n);
+  return chosen;
 }
 
 /**
- * A part's occurrences in each shared document, flattened: document j's entries are
- * [from[j], to[j]); entry x's positions in column c are `count[x·width + c]` values
- * of `positions` from `start[x·width + c]`.
+ * One part's lists as a single one over `docs` (which they all hold between them): the
+ * expansions of a prefix add their counts and interleave their positions per column.
  */
-interface PartSpans {
-  readonly from: Int32Array;
-  readonly to: Int32Array;
-  readonly start: Int32Array;
-  readonly count: Uint32Array;
-  readonly positions: Uint32Array;
-}
-
-function partSpans(part: PartEntries, docs: Int32Array, blobs: readonly Uint8Array[]): PartSpans {
-  const { ords, listOf, entries, lists } = part;
-  const from = new Int32Array(docs.length);
-  const to = new Int32Array(docs.length);
-  const chosen = lists.map((list) => new Uint8Array(list.length));
-  const picked = new Int32Array(part.length);
-  let m = 0;
-  let k = 0;
+function partOver(lists: readonly Postings[], blobs: readonly Uint8Array[], docs: Int32Array): Part {
+  const only = lists[0] as Postings;
+  if (lists.length === 1 && only.length === docs.length)
+    return { list: only, where: decodePositions(blobs[0] as Uint8Array, only, null) };
+  const width = only.columns;
+  const where = lists.map((list, l) => decodePositions(blobs[l] as Uint8Array, list, entriesOf(list, docs)));
+  const counts = new Uint32Array(docs.length * width);
+  const next = new Int32Array(lists.length);
+  const entryOf = lists.map(() => new Int32Array(docs.length).fill(-1));
+  let total = 0;
   for (let j = 0; j < docs.length; j++) {
     const ord = docs[j] as number;
-    while ((ords[k] as number) < ord) k++;
-    from[j] = m;
-    for (; k < part.length && ords[k] === ord; k++) {
-      (chosen[listOf[k] as number] as Uint8Array)[entries[k] as number] = 1;
-      picked[m++] = k;
-    }
-    to[j] = m;
+    lists.forEach((list, l) => {
+      let e = next[l] as number;
+      while (e < list.length && (list.ords[e] as number) < ord) e++;
+      next[l] = e;
+      if (list.ords[e] !== ord) return;
+      (entryOf[l] as Int32Array)[j] = e;
+      for (let c = 0; c < width; c++) {
+        const n = list.counts[e * width + c] as number;
+        counts[j * width + c] = (counts[j * width + c] as number) + n;
+        total += n;
+      }
+    });
   }
-  // Every entry chosen (a phrase found in most documents): nothing to skip.
-  const where = lists.map((list, l) =>
-    decodePositions(blobs[l] as Uint8Array, list, m === part.length ? null : (chosen[l] as Uint8Array)),
-  );
-  // One list (no prefix expansions) is the common case: its positions are used in place.
-  const base = new Int32Array(where.length);
-  for (let l = 1; l < where.length; l++)
-    base[l] = (base[l - 1] as number) + (where[l - 1] as Positions).positions.length;
-  let positions = (where[0] as Positions).positions;
-  if (where.length > 1) {
-    positions = new Uint32Array((base.at(-1) as number) + (where.at(-1) as Positions).positions.length);
-    where.forEach((w, l) => positions.set(w.positions, base[l] as number));
-  }
-  const width = lists[0]?.columns ?? 0;
-  const start = new Int32Array(m * width);
-  const count = new Uint32Array(m * width);
-  for (let x = 0; x < m; x++) {
-    const k = picked[x] as number;
-    const l = listOf[k] as number;
-    const entry = entries[k] as number;
-    const counts = (lists[l] as Postings).counts;
-    let at = ((where[l] as Positions).starts[entry] as number) + (base[l] as number);
+  const positions = new Uint32Array(total);
+  const starts = new Int32Array(docs.length);
+  let at = 0;
+  for (let j = 0; j < docs.length; j++) {
+    starts[j] = at;
     for (let c = 0; c < width; c++) {
-      const n = counts[entry * width + c] as number;
-      start[x * width + c] = at;
-      count[x * width + c] = n;
-      at += n;
+      const begin = at;
+      lists.forEach((list, l) => {
+        const e = (entryOf[l] as Int32Array)[j] as number;
+        if (e < 0) return;
+        const from = columnStart(list, where[l] as Positions, e, c);
+        const n = list.counts[e * width + c] as number;
+        positions.set((where[l] as Positions).positions.subarray(from, from + n), at);
+        at += n;
+      });
+      if (lists.length > 1) positions.subarray(begin, at).sort();
     }
   }
-  return { from, to, start, count, positions };
+  return {
+    list: { length: docs.length, ords: docs, counts, columns: width, skips: null },
+    where: { positions, starts },
+  };
 }
 
-/** Part entries of document j hold a token at `position` in column c. */
-function holds(part: PartSpans, j: number, width: number, c: number, position: number): boolean {
-  for (let x = part.from[j] as number; x < (part.to[j] as number); x++) {
-    const start = part.start[x * width + c] as number;
-    const end = start + (part.count[x * width + c] as number);
-    for (let i = start; i < end; i++) if (part.positions[i] === position) return true;
-  }
+/** Where entry e's positions in column c start. */
+function columnStart(list: Postings, where: Positions, e: number, c: number): number {
+  let start = where.starts[e] as number;
+  for (let before = 0; before < c; before++) start += list.counts[e * list.columns + before] as number;
+  return start;
+}
+
+/** Shared document j holds the part at `position` in column c. */
+function holds(part: Part, j: number, c: number, position: number): boolean {
+  const { list, where } = part;
+  const n = list.counts[j * list.columns + c] as number;
+  if (n === 0) return false;
+  const start = columnStart(list, where, j, c);
+  for (let i = start; i < start + n; i++) if (where.positions[i] === position) return true;
   return false;
 }
 
@@ -227,25 +214,23 @@ function holds(part: PartSpans, j: number, width: number, c: number, position: n
 function adjacentHits(rows: ReadonlyArray<readonly PostingRow[]>, filter: ColumnFilter): PhraseHits {
   const { width, inFilter, weights } = filter;
   const sizes = rows.map((part) => part.reduce((sum, row) => sum + postingsLength(row.postings), 0));
-  const decoded: PartEntries[] = new Array(rows.length);
+  const decoded: Postings[][] = new Array(rows.length);
   let docs: Int32Array | null = null;
   for (const i of sizes.map((_, i) => i).sort((a, b) => (sizes[a] as number) - (sizes[b] as number))) {
-    const part = partEntries(
-      (rows[i] as readonly PostingRow[]).map((row) => decodePostings(row.postings, width, docs)),
-    );
-    decoded[i] = part;
-    docs = uniqueOrds(part);
+    const lists = (rows[i] as readonly PostingRow[]).map((row) => decodePostings(row.postings, width, docs));
+    decoded[i] = lists;
+    docs = unionOrds(lists);
     if (docs.length === 0) return NO_HITS;
   }
   const shared = docs as Int32Array;
-  const spans = decoded.map((part, i) =>
-    partSpans(
-      part,
-      shared,
+  const parts = decoded.map((lists, i) =>
+    partOver(
+      lists,
       (rows[i] as readonly PostingRow[]).map((row) => row.positions as Uint8Array),
+      shared,
     ),
   );
-  const [first, ...rest] = spans as [PartSpans, ...PartSpans[]];
+  const first = parts[0] as Part;
   const ords = new Int32Array(shared.length);
   const freqs = new Float64Array(shared.length);
   let n = 0;
@@ -253,18 +238,15 @@ function adjacentHits(rows: ReadonlyArray<readonly PostingRow[]>, filter: Column
     let f = 0;
     let hit = false;
     for (let c = 0; c < width; c++) {
-      if (inFilter[c] === 0) continue;
+      const occurrences = first.list.counts[j * width + c] as number;
+      if (inFilter[c] === 0 || occurrences === 0) continue;
+      const start = columnStart(first.list, first.where, j, c);
       let count = 0;
-      for (let x = first.from[j] as number; x < (first.to[j] as number); x++) {
-        const start = first.start[x * width + c] as number;
-        const end = start + (first.count[x * width + c] as number);
-        for (let i = start; i < end; i++) {
-          const p = first.positions[i] as number;
-          let adjacent = true;
-          for (let r = 0; r < rest.length && adjacent; r++)
-            adjacent = holds(rest[r] as PartSpans, j, width, c, p + r + 1);
-          if (adjacent) count++;
-        }
+      for (let i = start; i < start + occurrences; i++) {
+        const p = first.where.positions[i] as number;
+        let adjacent = true;
+        for (let r = 1; r < parts.length && adjacent; r++) adjacent = holds(parts[r] as Part, j, c, p + r);
+        if (adjacent) count++;
       }
       if (count === 0) continue;
       // A zero weight (explain's one-column passes) still matches.

@@ -33,7 +33,17 @@ const QUERIES = [
 ];
 
 /** Phrases: identifier parts (the last by prefix), compounds' parts in text. */
-const PHRASES = ['noreply@github', 'billing@stripe', 'INV-4471', 'q3-budget', 'maria.rossi'];
+const PHRASES = [
+  'noreply@github',
+  'billing@stripe',
+  'INV-4471',
+  'q3-budget',
+  'maria.rossi',
+  // `trade*` expands to trade and traders, both in one subject and one Cc.
+  'northwind-trade',
+  'NT-7730',
+  'olafur.jonsson',
+];
 
 const ranking = (m: Match) => rankMessages(archive.db, ctx, m, null, 1000);
 
