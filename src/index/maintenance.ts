@@ -1,7 +1,7 @@
 // Rebuilding the keyword index from the store, and checking that the two agree (every
 // message indexed once, no orphan rows, FTS5's own structure sound, checksums current).
 
-import { type Db, loadMessage, sql } from '../store/index.js';
+import { checkSenders, type Db, loadMessage, rebuildSenders, sql } from '../store/index.js';
 import { analyseDocument } from './document.js';
 import { forgetWords, indexMessages } from './hook.js';
 import { dropKeywordTables, EXCLUDED_NOW, ensureKeywordIndex, INDEX_VERSION, setMeta } from './schema.js';
@@ -22,6 +22,8 @@ export function reindex(db: Db, onProgress?: (progress: ReindexProgress) => void
     dropKeywordTables(db);
     ensureKeywordIndex(db);
     setMeta(db, 'state', 'stale');
+    // The store's other derived table (list `from` filters) is rebuilt with the index.
+    rebuildSenders(db);
   })();
   forgetWords(db);
   const total = (db.prepare('SELECT count(*) AS n FROM messages').get() as { n: number }).n;
@@ -143,6 +145,7 @@ export function checkIndex(db: Db, options: { deep?: boolean } = {}): CheckRepor
       .pluck()
       .all() as number[],
   );
+  problems.push(...checkSenders(db));
   const postings = postingsCounts(db);
   if (postings.live !== postings.documents)
     problems.push(

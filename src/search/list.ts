@@ -5,6 +5,14 @@ import { parseQuery } from '../analysis/index.js';
 import { type Column, indexSecret } from '../index/index.js';
 import { type Db, inboxByName, loadMessage, type StoredMessage, sql } from '../store/index.js';
 import { type MessageItem, messageItem } from './hits.js';
+import {
+  DENSE_SHARE,
+  matchingSenders,
+  pageRows,
+  type RowQuery,
+  type SenderPlan,
+  senderPlan,
+} from './list-senders.js';
 import { isPrefixPart } from './match.js';
 import { decodePageToken, encodePageToken, fingerprint } from './page-token.js';
 import { type AttachmentTypeFilter, type ListRequest, validateListParams } from './params.js';
@@ -43,11 +51,12 @@ function singleInbox(db: Db): number {
   return rows.length === 1 ? (rows[0] as number) : 0;
 }
 
+// The highest rowid stands in for the message count: close enough, and free.
+const highestRowid = (db: Db): number =>
+  (sql(db, 'SELECT max(id) FROM messages').pluck().get() as number | null) ?? 0;
+
 const attachmentTypeValue = (filter: AttachmentTypeFilter): string =>
   'format' in filter ? filter.format : filter.mimeType;
-
-/** A type carried by at least 1 in DENSE_SHARE messages is found by walking the date order. */
-const DENSE_SHARE = 50;
 
 /**
  * SQL matching messages with a non-inline attachment of the type (bound as @attachmentType).
@@ -60,9 +69,7 @@ function attachmentTypeCondition(db: Db, filter: AttachmentTypeFilter): string {
   // Inline parts (signature logos, embedded images) are not what "carries a PDF" means.
   const carriers = `attachments a JOIN attachment_texts t ON t.sha256 = a.sha256
     WHERE a.inline = 0 AND ${'format' in filter ? 't.format = @attachmentType' : 't.detected_type GLOB @attachmentType'}`;
-  // The highest rowid stands in for the message count: close enough, and free.
-  const highest = (sql(db, 'SELECT max(id) FROM messages').pluck().get() as number | null) ?? 0;
-  const dense = Math.max(1, Math.ceil(highest / DENSE_SHARE));
+  const dense = Math.max(1, Math.ceil(highestRowid(db) / DENSE_SHARE));
   const found = sql(db, `SELECT count(*) FROM (SELECT 1 FROM ${carriers} LIMIT @dense)`)
     .pluck()
     .get({ attachmentType: attachmentTypeValue(filter), dense }) as number;
@@ -71,8 +78,11 @@ function attachmentTypeCondition(db: Db, filter: AttachmentTypeFilter): string {
     : `m.id IN (SELECT a.message_rowid FROM ${carriers})`;
 }
 
-/** Lists messages matching every filter, newest first unless `ascending`. Params: see listParamsSchema. */
-export function listMessages(db: Db, params: unknown): ListResult {
+/**
+ * Lists messages matching every filter, newest first unless `ascending`. Params: see
+ * listParamsSchema. `plan` forces how a `from` filter is read (tests compare the plans).
+ */
+export function listMessages(db: Db, params: unknown, plan?: SenderPlan): ListResult {
   const request = validateListParams(params);
   return db.transaction(() => {
     const inboxId = request.inbox === null ? singleInbox(db) : inboxByName(db, request.inbox).id;
@@ -82,14 +92,18 @@ export function listMessages(db: Db, params: unknown): ListResult {
       where.push('m.inbox_id = @inbox');
       binds.inbox = inboxId;
     }
+    const fromMatch = identifierFilter('ident_from', request.from ?? '');
     const matches = [
-      identifierFilter('ident_from', request.from ?? ''),
       identifierFilter('ident_recipients', request.to ?? ''),
       identifierFilter('ident_subject', request.subject ?? ''),
     ].filter((m): m is string => m !== null);
     const emptyText = [request.from, request.to, request.subject].some(
       (v) => v !== null && parseQuery(v).length === 0,
     );
+    const senders = fromMatch === null ? null : matchingSenders(db, fromMatch, inboxId);
+    const fromPlan =
+      senders === null ? 'index' : (plan ?? senderPlan(senders, highestRowid(db), matches.length > 0));
+    if (fromMatch !== null && fromPlan === 'index') matches.unshift(fromMatch);
     if (matches.length > 0) {
       where.push('m.id IN (SELECT rowid FROM keyword_index WHERE keyword_index MATCH @match)');
       binds.match = matches.join(' AND ');
@@ -140,14 +154,14 @@ export function listMessages(db: Db, params: unknown): ListResult {
       binds.date = token.position.date;
       binds.rowid = token.position.rowid;
     }
-    const order = request.ascending ? 'ASC' : 'DESC';
+    const query: RowQuery = { where, binds, ascending: request.ascending, rows: request.limit + 1 };
     const rows = emptyText
       ? []
-      : (sql(
+      : pageRows(
           db,
-          `SELECT m.id AS rowid, m.date AS date FROM messages m WHERE ${where.join(' AND ')}
-           ORDER BY m.date ${order}, m.id ${order} LIMIT @n`,
-        ).all({ ...binds, n: request.limit + 1 }) as Array<{ rowid: number; date: number }>);
+          query,
+          senders !== null && fromPlan !== 'index' ? { senders, plan: fromPlan } : undefined,
+        );
     const page = rows.slice(0, request.limit);
     const last = page[page.length - 1];
     const nextPageToken =

@@ -27,4 +27,5 @@ export {
   syntheticMessageId,
 } from './message-store.js';
 export type { AttachmentMeta, PreparedMessage, StoredAttachment, StoredMessage } from './records.js';
+export { checkSenders, rebuildSenders } from './senders.js';
 export { type ArchiveStats, archiveStats, type FailureRecord, type InboxStats } from './stats.js';
