@@ -18,6 +18,7 @@ import {
   type Segment,
 } from '../index/index.js';
 import type { Db } from '../store/index.js';
+import { cachedHits } from './hits-cache.js';
 import type { PostingsPhrase } from './match.js';
 
 /** One phrase's matches in one segment: document ordinals and weighted frequencies. */
@@ -55,6 +56,18 @@ const NO_HITS: PhraseHits = { ords: new Int32Array(0), freqs: new Float64Array(0
  * (a prefix adds up every term starting with it); a longer one counts adjacent positions.
  */
 export function phraseHits(
+  db: Db,
+  segment: Segment,
+  phrase: PostingsPhrase,
+  weights: readonly number[],
+): PhraseHits {
+  const key = [phrase.prefix ? '*' : '', phrase.columns.join(','), weights.join(','), ...phrase.terms].join(
+    '\u0000',
+  );
+  return cachedHits(segment.table, key, () => decodeHits(db, segment, phrase, weights));
+}
+
+function decodeHits(
   db: Db,
   segment: Segment,
   phrase: PostingsPhrase,

@@ -69,15 +69,18 @@ function bm25(
     return value <= 0 ? 1e-6 : value;
   });
   const avgdl = view.tokens / view.documents;
+  // One group: every document a phrase holds matches, and no group count is kept.
+  const all = groups.length === 1 ? 0 : groups.length;
   return view.segments.map((segment, s) => {
     const table = segment.table;
     const segmentHits = hits[s] as PhraseHits[];
+    const norms = lengthNorms(table, avgdl);
     const { stamp, scores } = scratch(table.length);
     // stamp[ord] = groups matched so far, in group order: a document matches when it reaches them all.
     let at = 0;
     for (let g = 0; g < groups.length; g++) {
       const size = (groups[g] as readonly PostingsPhrase[]).length;
-      for (let p = at; p < at + size; p++) {
+      for (let p = at; p < at + size && all > 0; p++) {
         const ords = (segmentHits[p] as PhraseHits).ords;
         for (let i = 0; i < ords.length; i++) {
           const ord = ords[i] as number;
@@ -86,7 +89,6 @@ function bm25(
       }
       at += size;
     }
-    const all = groups.length;
     // Summed phrase by phrase, as FTS5 does, so equal inputs give equal floats.
     for (let p = 0; p < phrases.length; p++) {
       const { ords, freqs } = segmentHits[p] as PhraseHits;
@@ -95,9 +97,7 @@ function bm25(
         const ord = ords[i] as number;
         if (stamp[ord] !== all) continue;
         const f = freqs[i] as number;
-        const d = table.tokens[ord] as number;
-        scores[ord] =
-          (scores[ord] as number) + weight * ((f * (K1 + 1.0)) / (f + K1 * (1 - B + (B * d) / avgdl)));
+        scores[ord] = (scores[ord] as number) + weight * ((f * (K1 + 1.0)) / (f + (norms[ord] as number)));
       }
     }
     // Every match holds a phrase of the last group: collect from there, and leave the
@@ -128,6 +128,22 @@ function bm25(
     }
     return { segment, ords: ords.subarray(0, n), scores: matchedScores.subarray(0, n) };
   });
+}
+
+/**
+ * bm25's length normalisation of every document, K1·(1 − B + B·d/avgdl), kept per doc
+ * table for the last average length: it moves only when the archive does.
+ */
+const normCache = new WeakMap<DocTable, { avgdl: number; norms: Float64Array }>();
+
+function lengthNorms(table: DocTable, avgdl: number): Float64Array {
+  const cached = normCache.get(table);
+  if (cached?.avgdl === avgdl) return cached.norms;
+  const norms = new Float64Array(table.length);
+  for (let ord = 0; ord < table.length; ord++)
+    norms[ord] = K1 * (1 - B + (B * (table.tokens[ord] as number)) / avgdl);
+  normCache.set(table, { avgdl, norms });
+  return norms;
 }
 
 /**

@@ -3,6 +3,7 @@
 // stored snapshot. The stored row stays the source of truth; a miss reads it.
 
 import type { Db } from '../store/index.js';
+import { clearHitsCache } from './hits-cache.js';
 import type { Snapshot } from './snapshot.js';
 
 /** Rankings kept per connection (≤ 10,000 rows each). */
@@ -10,9 +11,13 @@ const CACHED_RANKINGS = 16;
 
 const caches = new WeakMap<Db, Map<string, Snapshot>>();
 
-/** Drops every cached ranking of `db` (tests and benchmarks use it to act as a new process). */
+/**
+ * Drops every cached ranking of `db`, and every decoded phrase hit (tests and benchmarks
+ * use it to act as a new process).
+ */
 export function clearRankCache(db: Db): void {
   caches.delete(db);
+  clearHitsCache();
 }
 
 export function keepSnapshot(db: Db, snapshot: Snapshot): void {

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import type { DocTable } from '../index/index.js';
+import { cachedHits, clearHitsCache, HITS_CACHE_BYTES } from './hits-cache.js';
+import type { PhraseHits } from './phrase-hits.js';
+
+const table = (): DocTable => ({
+  length: 0,
+  rowids: new Float64Array(0),
+  dates: new Float64Array(0),
+  tokens: new Uint32Array(0),
+  inboxes: new Uint32Array(0),
+  flags: new Uint8Array(0),
+});
+
+const hitsOf = (n: number): PhraseHits => ({ ords: new Int32Array(n), freqs: new Float64Array(n) });
+
+describe('decoded hits cache', () => {
+  it('decodes a phrase once per doc table, and again for another table or after clearing', () => {
+    clearHitsCache();
+    const first = table();
+    let decoded = 0;
+    const decode = (): PhraseHits => {
+      decoded++;
+      return hitsOf(3);
+    };
+    const a = cachedHits(first, 'budget', decode);
+    expect(cachedHits(first, 'budget', decode)).toBe(a);
+    expect(decoded).toBe(1);
+    // A segment id reused after a rollback comes back as another table: never the old hits.
+    cachedHits(table(), 'budget', decode);
+    cachedHits(first, 'review', decode);
+    expect(decoded).toBe(3);
+    clearHitsCache();
+    cachedHits(first, 'budget', decode);
+    expect(decoded).toBe(4);
+  });
+
+  it('keeps at most its byte budget, dropping the least recently used first', () => {
+    clearHitsCache();
+    const t = table();
+    // Each entry is a fifth of the budget (12 bytes per hit): the sixth evicts the oldest unused.
+    const fifth = Math.floor(HITS_CACHE_BYTES / 5 / 12);
+    let decoded = 0;
+    const decode = (): PhraseHits => {
+      decoded++;
+      return hitsOf(fifth);
+    };
+    for (const key of ['a', 'b', 'c', 'd', 'e']) cachedHits(t, key, decode);
+    cachedHits(t, 'a', decode);
+    cachedHits(t, 'f', decode);
+    expect(decoded).toBe(6);
+    cachedHits(t, 'a', decode);
+    expect(decoded).toBe(6);
+    cachedHits(t, 'b', decode);
+    expect(decoded).toBe(7);
+  });
+});

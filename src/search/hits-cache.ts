@@ -1,0 +1,52 @@
+// Decoded phrase hits kept for a long-lived process (HTTP, MCP): a segment never changes
+// once written, so hits decoded from it stay exact for as long as its doc table is the
+// one a search reads — deletions are tombstones applied after, at scoring.
+
+import type { DocTable } from '../index/index.js';
+import type { PhraseHits } from './phrase-hits.js';
+
+/** Bytes of decoded hits kept: about five phrases found in every message of a 1M archive. */
+export const HITS_CACHE_BYTES = 64 * 1024 * 1024;
+
+/** Doc tables are numbered as first seen: a reloaded table (another segment under a reused id) is a new key. */
+const serials = new WeakMap<DocTable, number>();
+let nextSerial = 0;
+
+/** Least recently used first (Map keeps insertion order; a hit re-inserts). */
+const entries = new Map<string, PhraseHits>();
+let bytes = 0;
+
+const sizeOf = (hits: PhraseHits): number => hits.ords.byteLength + hits.freqs.byteLength;
+
+/** The hits `key` names in `table`, decoded by `decode` when not kept. */
+export function cachedHits(table: DocTable, key: string, decode: () => PhraseHits): PhraseHits {
+  let serial = serials.get(table);
+  if (serial === undefined) {
+    serial = nextSerial++;
+    serials.set(table, serial);
+  }
+  const full = `${serial}\u0001${key}`;
+  const kept = entries.get(full);
+  if (kept) {
+    entries.delete(full);
+    entries.set(full, kept);
+    return kept;
+  }
+  const hits = decode();
+  const size = sizeOf(hits);
+  if (size > HITS_CACHE_BYTES / 4) return hits;
+  entries.set(full, hits);
+  bytes += size;
+  for (const [oldest, old] of entries) {
+    if (bytes <= HITS_CACHE_BYTES) break;
+    entries.delete(oldest);
+    bytes -= sizeOf(old);
+  }
+  return hits;
+}
+
+/** Forgets every kept hit (benchmarks measure a fresh process's cost with it). */
+export function clearHitsCache(): void {
+  entries.clear();
+  bytes = 0;
+}
