@@ -78,11 +78,10 @@ describe('list from filter plans', () => {
         name: '',
         messages,
       }));
-    expect(senderPlan(senders(1, 300_000), 1_000_000, false)).toBe('each');
-    expect(senderPlan(senders(16, 2), 1_000_000, false)).toBe('each');
-    expect(senderPlan(senders(400, 100), 1_000_000, false)).toBe('walk');
-    expect(senderPlan(senders(400, 10), 1_000_000, false)).toBe('collect');
-    expect(senderPlan(senders(1, 300_000), 1_000_000, true)).toBe('walk');
+    expect(senderPlan(senders(1, 300_000), 1_000_000)).toBe('each');
+    expect(senderPlan(senders(16, 2), 1_000_000)).toBe('each');
+    expect(senderPlan(senders(400, 100), 1_000_000)).toBe('walk');
+    expect(senderPlan(senders(400, 10), 1_000_000)).toBe('collect');
   });
 
   it('follow deletions, re-ingest and senders another connection adds', async () => {

@@ -32,7 +32,8 @@ export interface PageRow {
  * - `each`: per sender, its newest rows from messages_sender, merged (few senders, any size);
  * - `walk`: the date order, probing each row's sender (many senders, common together);
  * - `collect`: every message of the senders, then sorted (many senders, rare together);
- * - `index`: the keyword index's matches (no senders table, as in a read-only old archive).
+ * - `index`: the keyword index's matches, intersected there with a recipients or subject
+ *   filter (and the only plan of a read-only archive that predates the senders table).
  */
 export type SenderPlan = 'each' | 'walk' | 'collect' | 'index';
 
@@ -47,10 +48,7 @@ const EACH_MAX = 16;
  */
 export const DENSE_SHARE = 50;
 
-export function senderPlan(senders: readonly Sender[], highest: number, textFilter: boolean): SenderPlan {
-  // A recipients or subject filter is already collected from the keyword index: the senders
-  // only need probing on those rows, whichever way SQLite reads them.
-  if (textFilter) return 'walk';
+export function senderPlan(senders: readonly Sender[], highest: number): SenderPlan {
   if (senders.length <= EACH_MAX) return 'each';
   const messages = senders.reduce((sum, s) => sum + s.messages, 0);
   return messages * DENSE_SHARE >= highest ? 'walk' : 'collect';

@@ -100,9 +100,10 @@ export function listMessages(db: Db, params: unknown, plan?: SenderPlan): ListRe
     const emptyText = [request.from, request.to, request.subject].some(
       (v) => v !== null && parseQuery(v).length === 0,
     );
-    const senders = fromMatch === null ? null : matchingSenders(db, fromMatch, inboxId);
-    const fromPlan =
-      senders === null ? 'index' : (plan ?? senderPlan(senders, highestRowid(db), matches.length > 0));
+    // With a recipients or subject filter, the keyword index intersects the fields itself.
+    const chosen = plan ?? (matches.length > 0 ? 'index' : undefined);
+    const senders = fromMatch === null || chosen === 'index' ? null : matchingSenders(db, fromMatch, inboxId);
+    const fromPlan = senders === null ? 'index' : (chosen ?? senderPlan(senders, highestRowid(db)));
     if (fromMatch !== null && fromPlan === 'index') matches.unshift(fromMatch);
     if (matches.length > 0) {
       where.push('m.id IN (SELECT rowid FROM keyword_index WHERE keyword_index MATCH @match)');
