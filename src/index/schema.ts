@@ -86,6 +86,13 @@ const CREATE = `
     BEGIN UPDATE keyword_docs SET excluded = ${EXCLUDED_NOW('OLD.message_rowid')} WHERE rowid = OLD.message_rowid; END;
   CREATE TRIGGER IF NOT EXISTS keyword_docs_thread_moved AFTER UPDATE OF thread_id ON messages
     BEGIN UPDATE keyword_docs SET thread_id = NEW.thread_id WHERE rowid = NEW.id; END;
+  -- Counts changes to what ranking reads of keyword_docs besides the postings: a process
+  -- keeps a ranked head only while this (and the segments) stay as they were.
+  CREATE TRIGGER IF NOT EXISTS keyword_docs_changed AFTER UPDATE OF excluded, thread_id ON keyword_docs
+    BEGIN
+      INSERT INTO keyword_meta (key, value) VALUES ('docs_version', '1')
+        ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1;
+    END;
   -- Words of the text fields, for typo candidates: a plain b-tree scans a term range far
   -- faster than fts5vocab, which reads every term's doclist. Never pruned: a word whose
   -- messages are gone only costs a candidate that matches nothing.
@@ -168,6 +175,7 @@ export function dropKeywordTables(db: Db): void {
     'keyword_docs_label_added',
     'keyword_docs_label_removed',
     'keyword_docs_thread_moved',
+    'keyword_docs_changed',
   ]) {
     db.exec(`DROP TRIGGER IF EXISTS ${trigger}`);
   }

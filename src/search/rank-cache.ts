@@ -5,6 +5,7 @@
 import type { Db } from '../store/index.js';
 import { clearHitsCache } from './hits-cache.js';
 import type { Snapshot } from './snapshot.js';
+import { clearTopCache } from './top-cache.js';
 
 /** Rankings kept per connection (≤ 10,000 rows each). */
 const CACHED_RANKINGS = 16;
@@ -12,11 +13,12 @@ const CACHED_RANKINGS = 16;
 const caches = new WeakMap<Db, Map<string, Snapshot>>();
 
 /**
- * Drops every cached ranking of `db`, and every decoded phrase hit (tests and benchmarks
- * use it to act as a new process).
+ * Drops every cached ranking and ranked head of `db`, and every decoded phrase hit (tests
+ * and benchmarks use it to act as a new process).
  */
 export function clearRankCache(db: Db): void {
   caches.delete(db);
+  clearTopCache(db);
   clearHitsCache();
 }
 

@@ -18,6 +18,7 @@ import {
   topMessagesByPostings,
   topThreadsByPostings,
 } from './postings-rank.js';
+import { cachedTop } from './top-cache.js';
 import { BULK_FACTOR, COLUMN_WEIGHTS } from './weights.js';
 
 export { BULK_FACTOR, COLUMN_WEIGHTS };
@@ -164,13 +165,21 @@ function cut(rows: RankedRow[], wanted: number): TopRows {
 
 /** The exact first `need` messages of the ranking, and whether any follows them. */
 export function topMessages(db: Db, ctx: RankContext, match: Match, need: number): TopRows {
-  if (match.groups) return topMessagesByPostings(db, scoreHits(db, ctx, match.groups), need);
+  const { groups } = match;
+  if (groups)
+    return cachedTop(db, `messages ${match.expression}`, ctx, need, () =>
+      topMessagesByPostings(db, scoreHits(db, ctx, groups), need),
+    );
   return cut(rankMessages(db, ctx, match, null, need + 1), need + 1);
 }
 
 /** The first `need` threads, each standing as its best message, and whether any follows. */
 export function topThreads(db: Db, ctx: RankContext, match: Match, need: number): TopRows {
-  if (match.groups) return topThreadsByPostings(db, scoreHits(db, ctx, match.groups), need);
+  const { groups } = match;
+  if (groups)
+    return cachedTop(db, `threads ${match.expression}`, ctx, need, () =>
+      topThreadsByPostings(db, scoreHits(db, ctx, groups), need),
+    );
   return cut(rankThreads(db, ctx, match, null, need + 1), need + 1);
 }
 

@@ -1,0 +1,48 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { searchMessages, searchThreads } from './search.js';
+import { openTestArchive, type TestArchive } from './test-helpers.js';
+
+let archive: TestArchive;
+beforeAll(async () => {
+  archive = await openTestArchive();
+});
+afterAll(() => archive.close());
+
+const ids = (q: string): string[] => searchMessages(archive.db, { q }).messages.map((m) => m.messageId);
+
+describe('ranked heads kept between requests', () => {
+  it('serve a repeated query the same page', () => {
+    const first = searchMessages(archive.db, { q: 'invoice' });
+    expect(first.messages.length).toBeGreaterThan(1);
+    expect(searchMessages(archive.db, { q: 'invoice' })).toEqual(first);
+  });
+
+  it('are not served once a label hides a message they hold', () => {
+    const [top, ...rest] = ids('invoice');
+    const rowid = archive.rowidOf(top as string);
+    archive.db.prepare("INSERT INTO message_labels (message_rowid, label) VALUES (?, 'trash')").run(rowid);
+    expect(ids('invoice')).toEqual(rest);
+    archive.db.prepare("DELETE FROM message_labels WHERE message_rowid = ? AND label = 'trash'").run(rowid);
+    expect(ids('invoice')).toEqual([top, ...rest]);
+  });
+
+  it('are not served once a message they hold is deleted', () => {
+    const [top, ...rest] = ids('invoice');
+    archive.deleteMessage(top as string);
+    expect(ids('invoice')).toEqual(rest);
+  });
+
+  it('are not served in thread mode once a message moves to another thread', () => {
+    const threads = () => searchThreads(archive.db, { q: 're' }).threads.map((t) => t.threadId);
+    const before = threads();
+    expect(before.length).toBeGreaterThan(1);
+    const [first, second] = before as [string, string];
+    // The store moves every message of a merged thread; the keyword index follows by trigger.
+    archive.db.prepare('UPDATE messages SET thread_id = ? WHERE thread_id = ?').run(first, second);
+    // A kept head would still group the moved messages apart: the merged thread twice.
+    const after = threads();
+    expect(after).not.toContain(second);
+    expect(new Set(after).size).toBe(after.length);
+    expect(after).toHaveLength(before.length - 1);
+  });
+});
