@@ -113,10 +113,11 @@ function countHits(blobs: readonly Uint8Array[], filter: ColumnFilter): PhraseHi
   return combine(ords, freqs);
 }
 
-/** A phrase part over the documents every part holds: entry j is shared document j. */
+/** A phrase part over the documents every part holds: shared document j is entry `entry[j]` (j when null). */
 interface Part {
   readonly list: Postings;
   readonly where: Positions;
+  readonly entry: Int32Array | null;
 }
 
 /** The ordinals any of `lists` holds, ascending, once each (a document can hold two expansions of a prefix). */
@@ -137,47 +138,57 @@ function unionOrds(lists: readonly Postings[]): Int32Array {
   return all.subarray(0, unique);
 }
 
-/** Marks the entries of `list` whose documents are among `docs` (both ascending). */
-function entriesOf(list: Postings, docs: Int32Array): Uint8Array {
-  const chosen = new Uint8Array(list.length);
-  let j = 0;
-  for (let e = 0; e < list.length && j < docs.length; e++) {
-    const ord = list.ords[e] as number;
-    while (j < docs.length && (docs[j] as number) < ord) j++;
-    if (docs[j] === ord) chosen[e] = 1;
+/** Each of `docs`' entry in `list`, -1 where it has none (both ascending). */
+function entriesOf(list: Postings, docs: Int32Array): Int32Array {
+  const entries = new Int32Array(docs.length).fill(-1);
+  let e = 0;
+  for (let j = 0; j < docs.length; j++) {
+    const ord = docs[j] as number;
+    while (e < list.length && (list.ords[e] as number) < ord) e++;
+    if (list.ords[e] === ord) entries[j] = e;
   }
-  return chosen;
+  return entries;
+}
+
+/** Positions of the entries `entries` names, skipping the rest of the list's. */
+function positionsOf(list: Postings, blob: Uint8Array, entries: Int32Array): Positions {
+  if (list.length === entries.length) return decodePositions(blob, list, null);
+  const chosen = new Uint8Array(list.length);
+  for (const e of entries) if (e >= 0) chosen[e] = 1;
+  return decodePositions(blob, list, chosen);
 }
 
 /**
- * One part's lists as a single one over `docs` (which they all hold between them): the
- * expansions of a prefix add their counts and interleave their positions per column.
+ * One part over `docs` (which its lists hold between them). One list is read in place;
+ * the expansions of a prefix become one list, their counts added and their positions
+ * interleaved per column.
  */
 function partOver(lists: readonly Postings[], blobs: readonly Uint8Array[], docs: Int32Array): Part {
-  const only = lists[0] as Postings;
-  if (lists.length === 1 && only.length === docs.length)
-    return { list: only, where: decodePositions(blobs[0] as Uint8Array, only, null) };
-  const width = only.columns;
-  const where = lists.map((list, l) => decodePositions(blobs[l] as Uint8Array, list, entriesOf(list, docs)));
+  const entries = lists.map((list) => entriesOf(list, docs));
+  const where = lists.map((list, l) => positionsOf(list, blobs[l] as Uint8Array, entries[l] as Int32Array));
+  if (lists.length === 1) {
+    const list = lists[0] as Postings;
+    return {
+      list,
+      where: where[0] as Positions,
+      entry: list.length === docs.length ? null : (entries[0] as Int32Array),
+    };
+  }
+  const width = (lists[0] as Postings).columns;
   const counts = new Uint32Array(docs.length * width);
-  const next = new Int32Array(lists.length);
-  const entryOf = lists.map(() => new Int32Array(docs.length).fill(-1));
   let total = 0;
-  for (let j = 0; j < docs.length; j++) {
-    const ord = docs[j] as number;
-    lists.forEach((list, l) => {
-      let e = next[l] as number;
-      while (e < list.length && (list.ords[e] as number) < ord) e++;
-      next[l] = e;
-      if (list.ords[e] !== ord) return;
-      (entryOf[l] as Int32Array)[j] = e;
+  lists.forEach((list, l) => {
+    const own = entries[l] as Int32Array;
+    for (let j = 0; j < docs.length; j++) {
+      const e = own[j] as number;
+      if (e < 0) continue;
       for (let c = 0; c < width; c++) {
         const n = list.counts[e * width + c] as number;
         counts[j * width + c] = (counts[j * width + c] as number) + n;
         total += n;
       }
-    });
-  }
+    }
+  });
   const positions = new Uint32Array(total);
   const starts = new Int32Array(docs.length);
   let at = 0;
@@ -186,19 +197,20 @@ function partOver(lists: readonly Postings[], blobs: readonly Uint8Array[], docs
     for (let c = 0; c < width; c++) {
       const begin = at;
       lists.forEach((list, l) => {
-        const e = (entryOf[l] as Int32Array)[j] as number;
+        const e = (entries[l] as Int32Array)[j] as number;
         if (e < 0) return;
+        const own = (where[l] as Positions).positions;
         const from = columnStart(list, where[l] as Positions, e, c);
-        const n = list.counts[e * width + c] as number;
-        positions.set((where[l] as Positions).positions.subarray(from, from + n), at);
-        at += n;
+        for (let i = from; i < from + (list.counts[e * width + c] as number); i++)
+          positions[at++] = own[i] as number;
       });
-      if (lists.length > 1) positions.subarray(begin, at).sort();
+      if (at - begin > 1) positions.subarray(begin, at).sort();
     }
   }
   return {
     list: { length: docs.length, ords: docs, counts, columns: width, skips: null },
     where: { positions, starts },
+    entry: null,
   };
 }
 
@@ -209,14 +221,40 @@ function columnStart(list: Postings, where: Positions, e: number, c: number): nu
   return start;
 }
 
-/** Shared document j holds the part at `position` in column c. */
-function holds(part: Part, j: number, c: number, position: number): boolean {
-  const { list, where } = part;
-  const n = list.counts[j * list.columns + c] as number;
-  if (n === 0) return false;
-  const start = columnStart(list, where, j, c);
-  for (let i = start; i < start + n; i++) if (where.positions[i] === position) return true;
-  return false;
+/**
+ * Occurrences of the phrase in column c of shared document j: positions p of the first
+ * part with part r at p + r. Positions ascend within a column, so each part is walked once.
+ */
+function adjacentCount(
+  parts: readonly Part[],
+  j: number,
+  c: number,
+  cursors: Int32Array,
+  ends: Int32Array,
+): number {
+  for (let r = 0; r < parts.length; r++) {
+    const { list, where, entry } = parts[r] as Part;
+    const e = entry ? (entry[j] as number) : j;
+    const n = list.counts[e * list.columns + c] as number;
+    if (n === 0) return 0;
+    cursors[r] = columnStart(list, where, e, c);
+    ends[r] = (cursors[r] as number) + n;
+  }
+  const first = (parts[0] as Part).where.positions;
+  let count = 0;
+  for (let i = cursors[0] as number; i < (ends[0] as number); i++) {
+    const p = first[i] as number;
+    let adjacent = true;
+    for (let r = 1; r < parts.length && adjacent; r++) {
+      const positions = (parts[r] as Part).where.positions;
+      let at = cursors[r] as number;
+      while (at < (ends[r] as number) && (positions[at] as number) < p + r) at++;
+      cursors[r] = at;
+      adjacent = at < (ends[r] as number) && positions[at] === p + r;
+    }
+    if (adjacent) count++;
+  }
+  return count;
 }
 
 /**
@@ -243,7 +281,8 @@ function adjacentHits(rows: ReadonlyArray<readonly PostingRow[]>, filter: Column
       shared,
     ),
   );
-  const first = parts[0] as Part;
+  const cursors = new Int32Array(parts.length);
+  const ends = new Int32Array(parts.length);
   const ords = new Int32Array(shared.length);
   const freqs = new Float64Array(shared.length);
   let n = 0;
@@ -251,16 +290,8 @@ function adjacentHits(rows: ReadonlyArray<readonly PostingRow[]>, filter: Column
     let f = 0;
     let hit = false;
     for (let c = 0; c < width; c++) {
-      const occurrences = first.list.counts[j * width + c] as number;
-      if (inFilter[c] === 0 || occurrences === 0) continue;
-      const start = columnStart(first.list, first.where, j, c);
-      let count = 0;
-      for (let i = start; i < start + occurrences; i++) {
-        const p = first.where.positions[i] as number;
-        let adjacent = true;
-        for (let r = 1; r < parts.length && adjacent; r++) adjacent = holds(parts[r] as Part, j, c, p + r);
-        if (adjacent) count++;
-      }
+      if (inFilter[c] === 0) continue;
+      const count = adjacentCount(parts, j, c, cursors, ends);
       if (count === 0) continue;
       // A zero weight (explain's one-column passes) still matches.
       hit = true;
