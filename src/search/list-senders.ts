@@ -48,6 +48,10 @@ const EACH_MAX = 16;
  */
 export const DENSE_SHARE = 50;
 
+/**
+ * How to read the messages of the senders a `from` filter matched; `highest` (the highest
+ * message rowid) stands in for the message count.
+ */
 export function senderPlan(senders: readonly Sender[], highest: number): SenderPlan {
   if (senders.length <= EACH_MAX) return 'each';
   const messages = senders.reduce((sum, s) => sum + s.messages, 0);
