@@ -85,10 +85,17 @@ interface RunContext {
 
 interface Task {
   readonly entry: SourceEntry;
+  /** Raw bytes read for it: what it holds in flight until written. */
+  readonly bytes: number;
   readonly outcome: Promise<Outcome>;
 }
 
 const DEFAULT_BATCH = 500;
+/**
+ * Raw bytes prepared ahead of the writes, whatever the pool's capacity: a run of large
+ * messages (attachments) cannot pile up in memory while the ingest thread commits.
+ */
+const MAX_IN_FLIGHT_BYTES = 32 * 1024 * 1024;
 /** A batch also commits after this long, so a slow source still makes durable progress. */
 const MAX_BATCH_MS = 1000;
 
@@ -176,6 +183,12 @@ async function ingestSource(
   };
 
   const queue: Task[] = [];
+  let inFlight = 0;
+  const writeNext = (): Promise<void> => {
+    const task = queue.shift() as Task;
+    inFlight -= task.bytes;
+    return write(task);
+  };
   const write = async (task: Task): Promise<void> => {
     const outcome = await task.outcome;
     const location = task.entry;
@@ -222,10 +235,12 @@ async function ingestSource(
         counts.failed++;
         continue;
       }
-      queue.push({ entry, outcome: prepareEntry(context, entry) });
-      while (queue.length >= pool.capacity) await write(queue.shift() as Task);
+      const task = await startTask(context, entry);
+      queue.push(task);
+      inFlight += task.bytes;
+      while (queue.length >= pool.capacity || inFlight > MAX_IN_FLIGHT_BYTES) await writeNext();
     }
-    while (queue.length > 0) await write(queue.shift() as Task);
+    while (queue.length > 0) await writeNext();
     // Only a complete scan may conclude that a message disappeared.
     counts.deleted = store.sweep(sourceId, run);
     db.prepare('UPDATE sources SET last_run_completed_at = ?, last_seen_count = ? WHERE id = ?').run(
@@ -244,19 +259,29 @@ async function ingestSource(
   return counts;
 }
 
-async function prepareEntry(context: RunContext, entry: SourceEntry): Promise<Outcome> {
+/** Reads an entry and hands it to the pool; the task settles once it is prepared. */
+async function startTask(context: RunContext, entry: SourceEntry): Promise<Task> {
+  let bytes: Buffer;
   try {
-    const bytes = await entry.read();
-    const rawSha256 = sha256(bytes);
-    const copyOf = context.store.findByRaw(context.inbox, rawSha256);
-    if (copyOf !== undefined) return { kind: 'stored', rowid: copyOf, bytes: bytes.length };
-    // The pool may move `bytes` to a worker: only `prepared` is read after this point.
-    const prepared = await context.pool.prepare(bytes, entry.fileTime, rawSha256);
-    return { kind: 'stored', prepared, bytes: prepared.rawSize };
+    bytes = await entry.read();
   } catch (error) {
-    return { kind: 'failed', reason: describeError(error) };
+    return { entry, bytes: 0, outcome: Promise.resolve(failed(error)) };
   }
+  const size = bytes.length;
+  const rawSha256 = sha256(bytes);
+  // A copy already written skips parsing; one still in flight is prepared and then
+  // deduplicated by the store like any other copy.
+  const copyOf = context.store.findByRaw(context.inbox, rawSha256);
+  if (copyOf !== undefined)
+    return { entry, bytes: 0, outcome: Promise.resolve({ kind: 'stored', rowid: copyOf, bytes: size }) };
+  // The pool may move `bytes` to a worker: only `prepared` is read after this point.
+  const outcome = context.pool
+    .prepare(bytes, entry.fileTime, rawSha256)
+    .then((prepared): Outcome => ({ kind: 'stored', prepared, bytes: prepared.rawSize }), failed);
+  return { entry, bytes: size, outcome };
 }
+
+const failed = (error: unknown): Outcome => ({ kind: 'failed', reason: describeError(error) });
 
 /** Run numbers only grow, even if the clock steps back, so "not seen this run" stays exact. */
 function nextRun(store: MessageStore, sourceId: number): number {
