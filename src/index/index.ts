@@ -35,4 +35,5 @@ export {
   INDEX_VERSION,
   indexedLanguages,
   indexSecret,
+  KEYWORD_TOKENIZER,
 } from './schema.js';

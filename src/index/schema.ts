@@ -49,14 +49,16 @@ const EXCLUDED = EXCLUDED_LABELS.map((l) => `'${l}'`).join(', ');
 export const EXCLUDED_NOW = (rowid: string): string =>
   `EXISTS (SELECT 1 FROM message_labels WHERE message_rowid = ${rowid} AND label IN (${EXCLUDED}))`;
 
+/** FTS5's tokenizer for every keyword column: '_' is a token character so a compound (inv_4471) stays one token. */
+export const KEYWORD_TOKENIZER = `"unicode61 remove_diacritics 0 tokenchars '_'"`;
+
 // contentless + contentless_delete: the store keeps the text, the index only postings,
 // which keeps it well under the raw mail size; deletes still work row by row.
-// '_' is a token character so a compound (inv_4471) stays one token.
 const CREATE = `
   CREATE VIRTUAL TABLE IF NOT EXISTS keyword_index USING fts5(
     ${COLUMNS.join(', ')},
     content='', contentless_delete=1,
-    tokenize="unicode61 remove_diacritics 0 tokenchars '_'"
+    tokenize=${KEYWORD_TOKENIZER}
   );
   -- One small row per indexed message: ranking filters and groups here instead of in the
   -- wide messages rows (measured: the join to messages cost more than bm25 itself on broad

@@ -3,7 +3,7 @@
 // the store's senders table), then the page reads only the matching senders' messages.
 
 import { identifierAnalyzer } from '../analysis/index.js';
-import { formatAddress } from '../index/index.js';
+import { formatAddress, KEYWORD_TOKENIZER } from '../index/index.js';
 import { type Db, sql } from '../store/index.js';
 
 export interface Sender {
@@ -60,14 +60,6 @@ export function senderPlan(senders: readonly Sender[], highest: number): SenderP
 
 const TERMS_TABLE = 'temp.list_senders';
 
-/** The keyword index's tokenizer clause, so sender terms split exactly as messages' do. */
-function tokenizer(db: Db): string | null {
-  const declaration = sql(db, "SELECT sql FROM sqlite_schema WHERE name = 'keyword_index'").pluck().get() as
-    | string
-    | undefined;
-  return declaration?.match(/tokenize\s*=\s*("[^"]*"|'[^']*')/)?.[1] ?? null;
-}
-
 const hasSenders = (db: Db): boolean =>
   sql(db, "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'senders'").get() !== undefined;
 
@@ -75,8 +67,10 @@ const hasSenders = (db: Db): boolean =>
  * Brings the connection's sender terms up to date: senders ids only grow (AUTOINCREMENT), so
  * the new ones are those above the highest already analysed; deleted ones fall out in the join.
  */
-function syncSenderTerms(db: Db, clause: string): void {
-  db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS ${TERMS_TABLE} USING fts5(ident_from, tokenize=${clause})`);
+function syncSenderTerms(db: Db): void {
+  db.exec(
+    `CREATE VIRTUAL TABLE IF NOT EXISTS ${TERMS_TABLE} USING fts5(ident_from, tokenize=${KEYWORD_TOKENIZER})`,
+  );
   const seen =
     (sql(db, `SELECT rowid FROM ${TERMS_TABLE} ORDER BY rowid DESC LIMIT 1`).pluck().get() as
       | number
@@ -105,9 +99,8 @@ function syncSenderTerms(db: Db, clause: string): void {
  * the `ident_from` column; null when the archive has no senders table.
  */
 export function matchingSenders(db: Db, match: string, inbox: number): Sender[] | null {
-  const clause = tokenizer(db);
-  if (clause === null || !hasSenders(db)) return null;
-  syncSenderTerms(db, clause);
+  if (!hasSenders(db)) return null;
+  syncSenderTerms(db);
   return sql(
     db,
     `SELECT s.id, s.inbox_id AS inbox, s.address, s.name, s.messages
