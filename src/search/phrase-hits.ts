@@ -98,19 +98,7 @@ function decodeHits(
 }
 
 function countHits(blobs: readonly Uint8Array[], filter: ColumnFilter): PhraseHits {
-  const lists = blobs.map((blob) => decodeWeighted(blob, filter.width, filter.inFilter, filter.weights));
-  if (lists.length === 1) return lists[0] as PhraseHits;
-  let total = 0;
-  for (const list of lists) total += list.ords.length;
-  const ords = new Int32Array(total);
-  const freqs = new Float64Array(total);
-  let n = 0;
-  for (const list of lists) {
-    ords.set(list.ords, n);
-    freqs.set(list.freqs, n);
-    n += list.ords.length;
-  }
-  return combine(ords, freqs);
+  return combine(blobs.map((blob) => decodeWeighted(blob, filter.width, filter.inFilter, filter.weights)));
 }
 
 /** A phrase part over the documents every part holds: shared document j is entry `entry[j]` (j when null). */
@@ -304,34 +292,34 @@ function adjacentHits(rows: ReadonlyArray<readonly PostingRow[]>, filter: Column
   return { ords: ords.subarray(0, n), freqs: freqs.subarray(0, n) };
 }
 
-/** Positions 0..n-1 ordered by `ords` (stable): a native numeric sort of ord·2^20 + index when it fits. */
-function orderByOrd(ords: Int32Array): Int32Array {
-  const n = ords.length;
-  if (n >= INDEX_SPAN)
-    return Int32Array.from(Array.from(ords.keys()).sort((a, b) => (ords[a] as number) - (ords[b] as number)));
-  const keys = new Float64Array(n);
-  for (let i = 0; i < n; i++) keys[i] = (ords[i] as number) * INDEX_SPAN + i;
-  keys.sort();
-  const order = new Int32Array(n);
-  for (let i = 0; i < n; i++) order[i] = (keys[i] as number) % INDEX_SPAN;
-  return order;
+/** Two ordinal-sorted hit lists as one, adding the frequencies of a document in both. */
+function mergeHits(a: PhraseHits, b: PhraseHits): PhraseHits {
+  const ords = new Int32Array(a.ords.length + b.ords.length);
+  const freqs = new Float64Array(ords.length);
+  let i = 0;
+  let j = 0;
+  let n = 0;
+  while (i < a.ords.length || j < b.ords.length) {
+    const x = i < a.ords.length ? (a.ords[i] as number) : Number.MAX_SAFE_INTEGER;
+    const y = j < b.ords.length ? (b.ords[j] as number) : Number.MAX_SAFE_INTEGER;
+    ords[n] = Math.min(x, y);
+    // Weights are binary fractions and counts integers: these sums are exact in any order.
+    freqs[n++] = (x <= y ? (a.freqs[i++] as number) : 0) + (y <= x ? (b.freqs[j++] as number) : 0);
+  }
+  return { ords: ords.subarray(0, n), freqs: freqs.subarray(0, n) };
 }
 
-const INDEX_SPAN = 2 ** 20;
-
-/** Sorts prefix expansions' hits by ordinal, adding the frequencies of one document. */
-function combine(ords: Int32Array, freqs: Float64Array): PhraseHits {
-  const order = orderByOrd(ords);
-  const outOrds = new Int32Array(order.length);
-  const outFreqs = new Float64Array(order.length);
-  let n = -1;
-  for (const i of order) {
-    const ord = ords[i] as number;
-    if (n >= 0 && outOrds[n] === ord) outFreqs[n] = (outFreqs[n] as number) + (freqs[i] as number);
-    else {
-      outOrds[++n] = ord;
-      outFreqs[n] = freqs[i] as number;
-    }
+/**
+ * A prefix's expansions' hits (each sorted by ordinal) as one list: the two shortest are
+ * merged until one is left, so a prefix with one common expansion and a few rare ones
+ * costs about one pass over the common one.
+ */
+function combine(lists: readonly PhraseHits[]): PhraseHits {
+  const queue = [...lists];
+  while (queue.length > 1) {
+    queue.sort((x, y) => x.ords.length - y.ords.length);
+    const [a, b] = queue.splice(0, 2) as [PhraseHits, PhraseHits];
+    queue.push(mergeHits(a, b));
   }
-  return { ords: outOrds.subarray(0, n + 1), freqs: outFreqs.subarray(0, n + 1) };
+  return queue[0] ?? NO_HITS;
 }
