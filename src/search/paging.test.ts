@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { MailsiftError } from '../core/errors.js';
 import { openArchive } from '../store/index.js';
 import { clearRankCache, listMessages, searchMessages, searchThreads } from './index.js';
+import { saveSnapshot } from './snapshot.js';
 import { allFixtures, openTestArchive, openWriter, type TestArchive } from './test-helpers.js';
 
 let archive: TestArchive | undefined;
@@ -194,6 +195,26 @@ describe('stable paging', () => {
     } finally {
       readOnly.db.close();
     }
+  });
+
+  it('writes a repeated first page once a minute, not on every request', async () => {
+    const a = await openTestArchive([]);
+    archive = a;
+    const draft = {
+      inboxId: 0,
+      kind: 'messages:exact',
+      fingerprint: 'f',
+      rows: [],
+      threads: null,
+      complete: true,
+    };
+    const stored = () => a.db.prepare("SELECT created_at FROM search_snapshots WHERE id = 's'").pluck().get();
+    const at = Date.UTC(2026, 0, 1);
+    expect(saveSnapshot(a.db, 's', draft, at)).toBe(true);
+    expect(saveSnapshot(a.db, 's', draft, at + 30_000)).toBe(true);
+    expect(stored()).toBe(at);
+    expect(saveSnapshot(a.db, 's', draft, at + 61_000)).toBe(true);
+    expect(stored()).toBe(at + 61_000);
   });
 
   it('pages threads and lists to the end with every item once', async () => {

@@ -20,6 +20,12 @@ export const SNAPSHOT_TTL_MS = 3_600_000;
 const MAX_SNAPSHOTS = 256;
 /** Longest a first page waits for the write lock (an ingest batch) before paging live. */
 const WRITE_WAIT_MS = 250;
+/**
+ * A stored order written this recently is not written again: an agent repeating a first
+ * page (or a busy server) would otherwise take the write lock on every request. Its
+ * tokens then live at least SNAPSHOT_TTL_MS − REFRESH_MS.
+ */
+const REFRESH_MS = 60_000;
 
 export interface Snapshot {
   readonly id: string;
@@ -81,6 +87,13 @@ function unwritable(error: unknown): boolean {
  * cannot be written now, in which case paging falls back to live scores.
  */
 export function saveSnapshot(db: Db, id: string, draft: SnapshotDraft, now = Date.now()): boolean {
+  const stored = sql(db, 'SELECT created_at FROM search_snapshots WHERE id = ?').pluck().get(id) as
+    | number
+    | undefined;
+  if (stored !== undefined && stored >= now - REFRESH_MS) {
+    keepSnapshot(db, { id, createdAt: stored, ...draft });
+    return true;
+  }
   const wait = db.pragma('busy_timeout', { simple: true }) as number;
   db.pragma(`busy_timeout = ${Math.min(wait, WRITE_WAIT_MS)}`);
   try {
