@@ -49,13 +49,18 @@ function liveCount(hits: PhraseHits, segment: Segment): number {
   return n;
 }
 
-/** bm25 of every live match in every segment, in segment order. */
-function bm25(
+/**
+ * Every live match in every segment with its score: with `ctx`, bm25 × recency × bulk of
+ * the matches `ctx` may show (before the exclusion labels, read per head); without, the
+ * bare bm25 of every live match (explain's per-column passes).
+ */
+function rank(
   db: Db,
   view: PostingsView,
   groups: Groups,
   weights: readonly number[],
-): Array<{ segment: Segment; ords: Int32Array; scores: Float64Array }> {
+  ctx: RankContext | null,
+): ScoredHits {
   const phrases = groups.flat();
   const hits = view.segments.map((segment) =>
     phrases.map((phrase) => phraseHits(db, segment, phrase, weights)),
@@ -69,65 +74,89 @@ function bm25(
     return value <= 0 ? 1e-6 : value;
   });
   const avgdl = view.tokens / view.documents;
-  // One group: every document a phrase holds matches, and no group count is kept.
-  const all = groups.length === 1 ? 0 : groups.length;
-  return view.segments.map((segment, s) => {
+  // Every match holds a phrase of the last group: the output is at most their total.
+  const lastGroup = phrases.length - (groups.at(-1)?.length ?? 0);
+  let capacity = 0;
+  for (const segmentHits of hits)
+    for (let p = lastGroup; p < phrases.length; p++) capacity += (segmentHits[p] as PhraseHits).ords.length;
+  const out = {
+    rowids: new Float64Array(capacity),
+    dates: new Float64Array(capacity),
+    scores: new Float64Array(capacity),
+  };
+  let n = 0;
+  view.segments.forEach((segment, s) => {
     const table = segment.table;
     const segmentHits = hits[s] as PhraseHits[];
     const norms = lengthNorms(table, avgdl);
-    const { stamp, scores } = scratch(table.length);
-    // stamp[ord] = groups matched so far, in group order: a document matches when it reaches them all.
+    const recency = ctx ? recencyFactors(table, ctx) : null;
+    const { stamp, scores, base } = scratch(table.length, groups.length);
+    // stamp[ord] − base = groups matched so far, in group order (older searches' stamps
+    // are below base): a document matches when it reaches them all.
     let at = 0;
     for (let g = 0; g < groups.length; g++) {
       const size = (groups[g] as readonly PostingsPhrase[]).length;
-      for (let p = at; p < at + size && all > 0; p++) {
+      for (let p = at; p < at + size; p++) {
         const ords = (segmentHits[p] as PhraseHits).ords;
         for (let i = 0; i < ords.length; i++) {
           const ord = ords[i] as number;
-          if (stamp[ord] === g) stamp[ord] = g + 1;
+          const reached = (stamp[ord] as number) - base;
+          if (reached === g || (g === 0 && reached < 0)) stamp[ord] = base + g + 1;
         }
       }
       at += size;
     }
+    const full = base + groups.length;
     // Summed phrase by phrase, as FTS5 does, so equal inputs give equal floats.
     for (let p = 0; p < phrases.length; p++) {
       const { ords, freqs } = segmentHits[p] as PhraseHits;
       const weight = idf[p] as number;
       for (let i = 0; i < ords.length; i++) {
         const ord = ords[i] as number;
-        if (stamp[ord] !== all) continue;
+        if (stamp[ord] !== full) continue;
         const f = freqs[i] as number;
         scores[ord] = (scores[ord] as number) + weight * ((f * (K1 + 1.0)) / (f + (norms[ord] as number)));
       }
     }
-    // Every match holds a phrase of the last group: collect from there, and leave the
-    // scratch zeroed for the next segment by clearing exactly what the phrases touched.
-    let capacity = 0;
-    for (let p = at - (groups.at(-1)?.length ?? 0); p < at; p++)
-      capacity += (segmentHits[p] as PhraseHits).ords.length;
-    const ords = new Int32Array(capacity);
-    const matchedScores = new Float64Array(capacity);
-    let n = 0;
-    for (let p = at - (groups.at(-1)?.length ?? 0); p < at; p++) {
+    // Collected once each (stamped past full), leaving the scores zeroed for the next search.
+    for (let p = lastGroup; p < phrases.length; p++) {
       const list = (segmentHits[p] as PhraseHits).ords;
       for (let i = 0; i < list.length; i++) {
         const ord = list[i] as number;
-        if (stamp[ord] !== all) continue;
-        stamp[ord] = all + 1;
-        if (segment.dead.size > 0 && segment.dead.has(table.rowids[ord] as number)) continue;
-        ords[n] = ord;
-        matchedScores[n++] = scores[ord] as number;
-      }
-    }
-    for (const { ords: touched } of segmentHits) {
-      for (let i = 0; i < touched.length; i++) {
-        const ord = touched[i] as number;
-        stamp[ord] = 0;
+        if (stamp[ord] !== full) continue;
+        stamp[ord] = full + 1;
+        const score = scores[ord] as number;
         scores[ord] = 0;
+        const rowid = table.rowids[ord] as number;
+        if (segment.dead.size > 0 && segment.dead.has(rowid)) continue;
+        const date = table.dates[ord] as number;
+        if (ctx === null || recency === null) {
+          out.rowids[n] = rowid;
+          out.dates[n] = date;
+          out.scores[n++] = score;
+          continue;
+        }
+        const flags = table.flags[ord] as number;
+        if (
+          rowid > ctx.watermark ||
+          (flags & FLAG_UNTRUSTED) !== 0 ||
+          (ctx.inboxId !== 0 && table.inboxes[ord] !== ctx.inboxId) ||
+          (ctx.after !== null && date < ctx.after) ||
+          (ctx.before !== null && date >= ctx.before)
+        )
+          continue;
+        out.rowids[n] = rowid;
+        out.dates[n] = date;
+        out.scores[n++] = score * (recency[ord] as number) * (flags & FLAG_BULK ? BULK_FACTOR : 1.0);
       }
     }
-    return { segment, ords: ords.subarray(0, n), scores: matchedScores.subarray(0, n) };
   });
+  return {
+    length: n,
+    rowids: out.rowids.subarray(0, n),
+    dates: out.dates.subarray(0, n),
+    scores: out.scores.subarray(0, n),
+  };
 }
 
 /**
@@ -165,59 +194,39 @@ function recencyFactors(table: DocTable, ctx: RankContext): Float64Array {
   return factors;
 }
 
-/** Per-segment working arrays, reused across searches (zeroed by their user after each segment). */
-let scratchArrays = { stamp: new Int32Array(0), scores: new Float64Array(0) };
+/**
+ * Per-segment working arrays, reused across searches: scores are left zeroed by their
+ * user; stamps are never cleared, each search counting from a base above every older one.
+ */
+let scratchArrays = { stamp: new Int32Array(0), scores: new Float64Array(0), next: 1 };
 
-function scratch(length: number): { stamp: Int32Array; scores: Float64Array } {
-  if (scratchArrays.stamp.length < length) {
-    const size = Math.max(length, scratchArrays.stamp.length * 2);
-    scratchArrays = { stamp: new Int32Array(size), scores: new Float64Array(size) };
+/** The working arrays for a segment of `length` documents and a base above every stamp written so far. */
+function scratch(length: number, groups: number): { stamp: Int32Array; scores: Float64Array; base: number } {
+  let { stamp, scores, next } = scratchArrays;
+  if (stamp.length < length) {
+    const size = Math.max(length, stamp.length * 2);
+    stamp = new Int32Array(size);
+    scores = new Float64Array(size);
+    next = 1;
   }
-  return scratchArrays;
+  // A search stamps base … base + groups + 1.
+  if (next + groups + 2 > 0x7fffffff) {
+    stamp.fill(0);
+    next = 1;
+  }
+  scratchArrays = { stamp, scores, next: next + groups + 2 };
+  return { stamp, scores, base: next };
 }
 
 /** Every match with its score (bm25 × recency × bulk), before exclusion labels. */
 export function scoreHits(db: Db, ctx: RankContext, groups: Groups): ScoredHits {
-  const view = openPostings(db);
-  const perSegment = bm25(
+  return rank(
     db,
-    view,
+    openPostings(db),
     groups,
     COLUMNS.map((c) => COLUMN_WEIGHTS[c]),
+    ctx,
   );
-  let total = 0;
-  for (const part of perSegment) total += part.ords.length;
-  const rowids = new Float64Array(total);
-  const dates = new Float64Array(total);
-  const scores = new Float64Array(total);
-  let n = 0;
-  for (const { segment, ords, scores: bm } of perSegment) {
-    const table = segment.table;
-    const recency = recencyFactors(table, ctx);
-    for (let i = 0; i < ords.length; i++) {
-      const ord = ords[i] as number;
-      const rowid = table.rowids[ord] as number;
-      const date = table.dates[ord] as number;
-      const flags = table.flags[ord] as number;
-      if (
-        rowid > ctx.watermark ||
-        (flags & FLAG_UNTRUSTED) !== 0 ||
-        (ctx.inboxId !== 0 && table.inboxes[ord] !== ctx.inboxId) ||
-        (ctx.after !== null && date < ctx.after) ||
-        (ctx.before !== null && date >= ctx.before)
-      )
-        continue;
-      rowids[n] = rowid;
-      dates[n] = date;
-      scores[n++] = (bm[i] as number) * (recency[ord] as number) * (flags & FLAG_BULK ? BULK_FACTOR : 1.0);
-    }
-  }
-  return {
-    length: n,
-    rowids: rowids.subarray(0, n),
-    dates: dates.subarray(0, n),
-    scores: scores.subarray(0, n),
-  };
 }
 
 /** a ranks before b: score desc, then date desc, then rowid desc. */
@@ -418,17 +427,16 @@ export function contributionsByPostings(
     // A zero-weight column (`kind`) contributes nothing: no pass for it.
     if (COLUMN_WEIGHTS[column] === 0) continue;
     const oneHot = COLUMNS.map((other, j) => (j === c ? COLUMN_WEIGHTS[other] : 0));
-    for (const { segment, ords, scores } of bm25(db, view, groups, oneHot)) {
-      for (let i = 0; i < ords.length; i++) {
-        const rowid = segment.table.rowids[ords[i] as number] as number;
-        if (!wanted.has(rowid)) continue;
-        let row = result.get(rowid);
-        if (!row) {
-          row = Object.fromEntries(COLUMNS.map((name) => [name, 0])) as Record<Column, number>;
-          result.set(rowid, row);
-        }
-        row[column] = scores[i] as number;
+    const scored = rank(db, view, groups, oneHot, null);
+    for (let h = 0; h < scored.length; h++) {
+      const rowid = scored.rowids[h] as number;
+      if (!wanted.has(rowid)) continue;
+      let row = result.get(rowid);
+      if (!row) {
+        row = Object.fromEntries(COLUMNS.map((name) => [name, 0])) as Record<Column, number>;
+        result.set(rowid, row);
       }
+      row[column] = scored.scores[h] as number;
     }
   }
   return result;
