@@ -8,7 +8,8 @@ import type { Column } from '../index/index.js';
  * what its author wrote; a forwarded copy and attachment text less (the forwarded original
  * is usually in the archive too, and should outrank its forwards); stems (a weaker form of
  * the same words) and quoted history (someone else's words, already indexed in their own
- * message) least.
+ * message) least. Binary fractions on purpose: weighted counts then add up exactly in any
+ * order, so the postings score a document the same whichever segment or merge holds it.
  */
 export const COLUMN_WEIGHTS: Readonly<Record<Column, number>> = {
   ident_from: 4,
