@@ -11,6 +11,7 @@ import { hasExtraction, saveExtraction } from '../store/index.js';
 import { type Inbox, MessageStore } from '../store/message-store.js';
 import type { PreparedMessage } from '../store/records.js';
 import { type ExtractPendingReport, extractPending } from './extract-pending.js';
+import { withBoundedHeapGrowth } from './heap-growth.js';
 import { sha256 } from './prepare.js';
 import { createPreparePool, type PreparePool } from './prepare-pool.js';
 
@@ -99,10 +100,18 @@ const MAX_IN_FLIGHT_BYTES = 32 * 1024 * 1024;
 /** A batch also commits after this long, so a slow source still makes durable progress. */
 const MAX_BATCH_MS = 1000;
 
-export async function ingest(
+export function ingest(
   archive: Archive,
   paths: readonly string[],
   options: IngestOptions = {},
+): Promise<IngestReport> {
+  return withBoundedHeapGrowth(() => ingestPaths(archive, paths, options));
+}
+
+async function ingestPaths(
+  archive: Archive,
+  paths: readonly string[],
+  options: IngestOptions,
 ): Promise<IngestReport> {
   if (paths.length === 0)
     throw new MailsiftError('invalid_argument', 'no source path given', { param: 'path' });
