@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DocTable } from '../index/index.js';
-import { cachedHits, clearHitsCache, HITS_CACHE_BYTES } from './hits-cache.js';
+import { cachedHits, clearHitsCache, HITS_CACHE_BYTES, keepDecodedHits } from './hits-cache.js';
 import type { PhraseHits } from './phrase-hits.js';
 
 const table = (): DocTable => ({
@@ -15,7 +15,25 @@ const table = (): DocTable => ({
 const hitsOf = (n: number): PhraseHits => ({ ords: new Int32Array(n), freqs: new Float64Array(n) });
 
 describe('decoded hits cache', () => {
+  it('keeps nothing until a long-lived process turns it on', () => {
+    clearHitsCache();
+    let decoded = 0;
+    const decode = (): PhraseHits => {
+      decoded++;
+      return hitsOf(3);
+    };
+    const t = table();
+    cachedHits(t, 'budget', decode);
+    cachedHits(t, 'budget', decode);
+    expect(decoded).toBe(2);
+    keepDecodedHits();
+    cachedHits(t, 'budget', decode);
+    cachedHits(t, 'budget', decode);
+    expect(decoded).toBe(3);
+  });
+
   it('decodes a phrase once per doc table, and again for another table or after clearing', () => {
+    keepDecodedHits();
     clearHitsCache();
     const first = table();
     let decoded = 0;
@@ -36,6 +54,7 @@ describe('decoded hits cache', () => {
   });
 
   it('keeps at most its byte budget, dropping the least recently used first', () => {
+    keepDecodedHits();
     clearHitsCache();
     const t = table();
     // Each entry is a fifth of the budget (12 bytes per hit): the sixth evicts the oldest unused.

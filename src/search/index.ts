@@ -2,6 +2,7 @@
 
 export type { HighlightField, Highlights } from './highlights.js';
 export type { AttachmentSummary, Explanation, MessageHit, MessageItem, ThreadHit } from './hits.js';
+export { keepDecodedHits } from './hits-cache.js';
 export { type ListResult, listMessages } from './list.js';
 export { type GroupMatch, groupAlternatives, quote } from './match.js';
 export {

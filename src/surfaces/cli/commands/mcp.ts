@@ -5,6 +5,7 @@ import type { Command } from 'commander';
 import { authenticate, type Principal } from '../../../auth/index.js';
 import { MailsiftError } from '../../../core/errors.js';
 import { ensureKeywordIndex } from '../../../index/index.js';
+import { keepDecodedHits } from '../../../search/index.js';
 import { MailApi } from '../../http/index.js';
 import { serveMcpStdio } from '../../mcp/index.js';
 import { type GlobalOptions, withEngine } from '../context.js';
@@ -36,6 +37,7 @@ export function registerMcp(program: Command, globals: () => GlobalOptions): voi
             inboxes: options.inbox.filter((name) => allowed === null || allowed.includes(name)),
           };
         }
+        keepDecodedHits();
         await serveMcpStdio(new MailApi(engine, principal, configuredProviders()));
       });
     });
