@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reindex } from '../index/index.js';
 import { searchMessages, searchThreads } from './search.js';
 import { openTestArchive, type TestArchive } from './test-helpers.js';
 
@@ -15,6 +16,21 @@ describe('ranked heads kept between requests', () => {
     const first = searchMessages(archive.db, { q: 'invoice' });
     expect(first.messages.length).toBeGreaterThan(1);
     expect(searchMessages(archive.db, { q: 'invoice' })).toEqual(first);
+  });
+
+  it('are not served after the index is rebuilt, which may number its segments the same', () => {
+    const before = ids('invoice');
+    const other = archive.db
+      .prepare('SELECT message_id FROM messages ORDER BY id')
+      .pluck()
+      .all()
+      .find((id) => !before.includes(id as string)) as string;
+    // Changed under the index, as only a rebuild would see.
+    archive.db
+      .prepare("UPDATE messages SET subject = 'Invoice INV-9901 attached' WHERE message_id = ?")
+      .run(other);
+    reindex(archive.db);
+    expect(ids('invoice')).toContain(other);
   });
 
   it('are not served once a label hides a message they hold', () => {

@@ -1,8 +1,9 @@
 // First pages' ranked heads kept per connection for a long-lived process: an agent that
 // repeats a query within the hour gets the same head without ranking every match again.
-// A kept head is served only while nothing it was ranked from has changed: the segments
-// and their tombstones, the newest message (the watermark is in the key), and the labels
-// and threads of indexed messages (keyword_meta 'docs_version', bumped by a trigger).
+// A kept head is served only while nothing it was ranked from has changed: the index
+// generation, the segments and their tombstones, the newest message (the watermark is in
+// the key), and the labels and threads of indexed messages (keyword_meta 'docs_version',
+// bumped by a trigger).
 
 import { type Db, sql } from '../store/index.js';
 import type { RankContext, TopRows } from './ranked-query.js';
@@ -17,11 +18,15 @@ interface Kept {
 
 const heads = new WeakMap<Db, Map<string, Kept>>();
 
-/** What a ranking read, as one string: equal strings, equal rankings. */
+/**
+ * What a ranking read, as one string: equal strings, equal rankings. The generation
+ * changes when the index is rebuilt, which may number its segments again from 1.
+ */
 function indexState(db: Db): string {
   return sql(
     db,
-    `SELECT (SELECT group_concat(id || ':' || dead) FROM keyword_segments) || '|' ||
+    `SELECT coalesce((SELECT value FROM keyword_meta WHERE key = 'generation'), '') || '|' ||
+       coalesce((SELECT group_concat(id || ':' || dead) FROM keyword_segments), '') || '|' ||
        coalesce((SELECT value FROM keyword_meta WHERE key = 'docs_version'), '')`,
   )
     .pluck()
