@@ -14,43 +14,47 @@ const table = (): DocTable => ({
 
 const hitsOf = (n: number): PhraseHits => ({ ords: new Int32Array(n), freqs: new Float64Array(n) });
 
+/** A decoder of `n` hits that counts its calls. */
+function counted(n: number): { decode: () => PhraseHits; calls: () => number } {
+  let calls = 0;
+  return {
+    decode: () => {
+      calls++;
+      return hitsOf(n);
+    },
+    calls: () => calls,
+  };
+}
+
 describe('decoded hits cache', () => {
   it('keeps nothing until a long-lived process turns it on', () => {
     clearHitsCache();
-    let decoded = 0;
-    const decode = (): PhraseHits => {
-      decoded++;
-      return hitsOf(3);
-    };
+    const { decode, calls } = counted(3);
     const t = table();
-    cachedHits(t, 'budget', decode);
-    cachedHits(t, 'budget', decode);
-    expect(decoded).toBe(2);
+    cachedHits(t, () => 'budget', decode);
+    cachedHits(t, () => 'budget', decode);
+    expect(calls()).toBe(2);
     keepDecodedHits();
-    cachedHits(t, 'budget', decode);
-    cachedHits(t, 'budget', decode);
-    expect(decoded).toBe(3);
+    cachedHits(t, () => 'budget', decode);
+    cachedHits(t, () => 'budget', decode);
+    expect(calls()).toBe(3);
   });
 
   it('decodes a phrase once per doc table, and again for another table or after clearing', () => {
     keepDecodedHits();
     clearHitsCache();
     const first = table();
-    let decoded = 0;
-    const decode = (): PhraseHits => {
-      decoded++;
-      return hitsOf(3);
-    };
-    const a = cachedHits(first, 'budget', decode);
-    expect(cachedHits(first, 'budget', decode)).toBe(a);
-    expect(decoded).toBe(1);
+    const { decode, calls } = counted(3);
+    const a = cachedHits(first, () => 'budget', decode);
+    expect(cachedHits(first, () => 'budget', decode)).toBe(a);
+    expect(calls()).toBe(1);
     // A segment id reused after a rollback comes back as another table: never the old hits.
-    cachedHits(table(), 'budget', decode);
-    cachedHits(first, 'review', decode);
-    expect(decoded).toBe(3);
+    cachedHits(table(), () => 'budget', decode);
+    cachedHits(first, () => 'review', decode);
+    expect(calls()).toBe(3);
     clearHitsCache();
-    cachedHits(first, 'budget', decode);
-    expect(decoded).toBe(4);
+    cachedHits(first, () => 'budget', decode);
+    expect(calls()).toBe(4);
   });
 
   it('keeps at most its byte budget, dropping the least recently used first', () => {
@@ -59,18 +63,14 @@ describe('decoded hits cache', () => {
     const t = table();
     // Each entry is a fifth of the budget (12 bytes per hit): the sixth evicts the oldest unused.
     const fifth = Math.floor(HITS_CACHE_BYTES / 5 / 12);
-    let decoded = 0;
-    const decode = (): PhraseHits => {
-      decoded++;
-      return hitsOf(fifth);
-    };
-    for (const key of ['a', 'b', 'c', 'd', 'e']) cachedHits(t, key, decode);
-    cachedHits(t, 'a', decode);
-    cachedHits(t, 'f', decode);
-    expect(decoded).toBe(6);
-    cachedHits(t, 'a', decode);
-    expect(decoded).toBe(6);
-    cachedHits(t, 'b', decode);
-    expect(decoded).toBe(7);
+    const { decode, calls } = counted(fifth);
+    for (const key of ['a', 'b', 'c', 'd', 'e']) cachedHits(t, () => key, decode);
+    cachedHits(t, () => 'a', decode);
+    cachedHits(t, () => 'f', decode);
+    expect(calls()).toBe(6);
+    cachedHits(t, () => 'a', decode);
+    expect(calls()).toBe(6);
+    cachedHits(t, () => 'b', decode);
+    expect(calls()).toBe(7);
   });
 });

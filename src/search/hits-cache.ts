@@ -29,15 +29,15 @@ let bytes = 0;
 
 const sizeOf = (hits: PhraseHits): number => hits.ords.byteLength + hits.freqs.byteLength;
 
-/** The hits `key` names in `table`, decoded by `decode` when not kept. */
-export function cachedHits(table: DocTable, key: string, decode: () => PhraseHits): PhraseHits {
+/** The hits `key()` names in `table`, decoded by `decode` when not kept (the key is built only when the cache is on). */
+export function cachedHits(table: DocTable, key: () => string, decode: () => PhraseHits): PhraseHits {
   if (budget === 0) return decode();
   let serial = serials.get(table);
   if (serial === undefined) {
     serial = nextSerial++;
     serials.set(table, serial);
   }
-  const full = `${serial}\u0001${key}`;
+  const full = `${serial}\u0001${key()}`;
   const kept = entries.get(full);
   if (kept) {
     entries.delete(full);

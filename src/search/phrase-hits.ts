@@ -61,10 +61,12 @@ export function phraseHits(
   phrase: PostingsPhrase,
   weights: readonly number[],
 ): PhraseHits {
-  const key = [phrase.prefix ? '*' : '', phrase.columns.join(','), weights.join(','), ...phrase.terms].join(
-    '\u0000',
+  return cachedHits(
+    segment.table,
+    () =>
+      [phrase.prefix ? '*' : '', phrase.columns.join(','), weights.join(','), ...phrase.terms].join('\u0000'),
+    () => decodeHits(db, segment, phrase, weights),
   );
-  return cachedHits(segment.table, key, () => decodeHits(db, segment, phrase, weights));
 }
 
 function decodeHits(

@@ -79,9 +79,11 @@ export function openArchive(path: string, options: { readonly?: boolean } = {}):
 export const PAGE_SIZE = 16_384;
 
 function configure(db: Db, readonly: boolean): void {
-  // Takes effect only on an empty file, before WAL mode fixes the page size.
-  if (!readonly) db.pragma(`page_size = ${PAGE_SIZE}`);
-  if (!readonly) db.pragma('journal_mode = WAL');
+  if (!readonly) {
+    // Takes effect only on an empty file, before WAL mode fixes the page size.
+    db.pragma(`page_size = ${PAGE_SIZE}`);
+    db.pragma('journal_mode = WAL');
+  }
   // NORMAL in WAL mode is durable across application crashes (SIGKILL); only an OS
   // crash can lose the last transactions, never corrupt the file.
   db.pragma('synchronous = NORMAL');
