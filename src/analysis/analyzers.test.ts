@@ -5,15 +5,18 @@ import { assertAnalyzesTo, spans } from './assert-analyzes-to.js';
 describe('identifierAnalyzer', () => {
   const identifier = identifierAnalyzer();
 
-  it('indexes every alphanumeric run of a name and address, folded', () => {
+  it('indexes every alphanumeric run of a name and address, folded, and the suffixes of tied runs', () => {
     assertAnalyzesTo(identifier, '"José Pérez" <jose.perez+invoices@Stripe.com>', [
-      'jose',
-      'perez',
-      'jose',
-      'perez',
-      'invoices',
-      'stripe',
-      'com',
+      'word:jose',
+      'word:perez',
+      'word:jose',
+      'word:perez',
+      'compound:jose_perez',
+      'word:invoices',
+      'word:stripe',
+      'word:com',
+      'compound:invoices_stripe_com',
+      'compound:stripe_com',
     ]);
   });
 
@@ -22,9 +25,11 @@ describe('identifierAnalyzer', () => {
       're',
       'acme',
       '42',
+      'acme_42',
       'the',
       'invoices',
       '2024',
+      'invoices_2024',
       'q1',
       'for',
       'you',

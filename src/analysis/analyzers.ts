@@ -2,7 +2,7 @@
 // that return tokens with offsets into the original text.
 
 import { applyCharFilters, type CharFilter, identity, ignorableCharFilter } from './char-filters.js';
-import { compoundFilter } from './compound-filter.js';
+import { compoundFilter, identifierCompoundFilter } from './compound-filter.js';
 import { foldFilter } from './fold-filter.js';
 import type { Language } from './language.js';
 import { stemFilter } from './stem-filter.js';
@@ -40,14 +40,15 @@ export function createAnalyzer(
 const CHAR_FILTERS: readonly CharFilter[] = [ignorableCharFilter];
 
 /**
- * Identifier fields (from, recipients, subject): every alphanumeric run, folded. No
- * compounds, stems or stopwords: the search layer matches each query token as a prefix.
+ * Identifier fields (from, recipients, subject): every alphanumeric run, folded, and the
+ * suffixes of runs tied by joiners (`acme-corp.com` → acme_corp_com, corp_com). No stems or
+ * stopwords: the search layer matches each query group as a prefix of one of these.
  */
 export function identifierAnalyzer(): Analyzer {
   return IDENTIFIER;
 }
 
-const IDENTIFIER = createAnalyzer('identifier', CHAR_FILTERS, [foldFilter]);
+const IDENTIFIER = createAnalyzer('identifier', CHAR_FILTERS, [foldFilter, identifierCompoundFilter]);
 
 /**
  * Text fields (authored body, attachment text, quoted history): folded words, compound

@@ -99,8 +99,43 @@ describe('compoundFilter', () => {
     expect(compound?.term.startsWith('p0_p1_p2_')).toBe(true);
     expect(tokens.filter((t) => t.kind === 'word')).toHaveLength(500);
   });
+});
 
-  it('is not part of the identifier analyzer', () => {
-    assertAnalyzesTo(identifierAnalyzer(), 'INV-4471 <a.b@c.com>', ['inv', '4471', 'a', 'b', 'c', 'com']);
+describe('identifierCompoundFilter', () => {
+  const identifier = identifierAnalyzer();
+
+  it('adds every suffix of two or more tied runs after the last run, longest first', () => {
+    assertAnalyzesTo(identifier, 'Kevin Lewis <kevin.lewis@acme-corp.com>', [
+      'word:kevin',
+      'word:lewis',
+      'word:kevin',
+      'word:lewis',
+      'word:acme',
+      'word:corp',
+      'word:com',
+      'compound:kevin_lewis_acme_corp_com',
+      'compound:lewis_acme_corp_com',
+      'compound:acme_corp_com',
+      'compound:corp_com',
+    ]);
+  });
+
+  it('spans each suffix from its first run to the end of the last', () => {
+    const input = 'Re: PO-2231-B approved';
+    const tokens = identifier.analyze(input, 'document');
+    expect(spans(input, tokens)).toEqual(['Re', 'PO', '2231', 'B', 'PO-2231-B', '2231-B', 'approved']);
+  });
+
+  it('ties plain hyphenated words too: identifier fields are small', () => {
+    assertAnalyzesTo(identifier, 'Jean-Pierre Dupont', ['jean', 'pierre', 'jean_pierre', 'dupont']);
+  });
+
+  it('caps each suffix of a run of many parts and stays linear', () => {
+    const input = Array.from({ length: 2000 }, (_, i) => `p${i}`).join('.');
+    const compounds = identifier.analyze(input, 'document').filter((t) => t.kind === 'compound');
+    expect(compounds).toHaveLength(1999);
+    expect(compounds[0]?.term).toHaveLength(MAX_TOKEN_LENGTH);
+    expect(compounds[0]?.term.startsWith('p0_p1_p2_')).toBe(true);
+    expect(compounds.at(-1)?.term).toBe('p1998_p1999');
   });
 });

@@ -1,12 +1,14 @@
-// Token filter: adds one 'compound' token for each identifier written as runs tied by
-// `.@-_` (`INV-4471` → inv_4471, `a.b@c.com` → a_b_c_com, `v2.3.1` → v2_3_1), so a body
-// query for the whole identifier can require it whole. The parts stay as word tokens.
+// Token filters: the text side adds one 'compound' token for each identifier written as runs
+// tied by `.@-_` (`INV-4471` → inv_4471, `a.b@c.com` → a_b_c_com, `v2.3.1` → v2_3_1), so a
+// body query for the whole identifier can require it whole; the identifier side adds every
+// suffix of such a run, so a query for any stretch of an address is one prefix lookup. The
+// parts stay as word tokens.
 
 import { capTerm, hasAsciiDigit, MAX_TOKEN_LENGTH } from './fold.js';
 import type { StreamToken, TokenFilter } from './types.js';
 
 /** Joins parts with '_', which the FTS5 tokenizer keeps inside a token (`tokenchars '_'`). */
-const COMPOUND_SEPARATOR = '_';
+export const COMPOUND_SEPARATOR = '_';
 
 /** Splits a word stream into maximal groups of runs tied by a single joiner. */
 export function groupWords<T extends Pick<StreamToken, 'start' | 'end' | 'joiner'>>(
@@ -68,6 +70,44 @@ export const compoundFilter: TokenFilter = (tokens) => {
       ascii: false,
       joiner: '',
     });
+  }
+  return out;
+};
+
+/** The compound a query group matches on identifier fields: its parts, tied, cut as documents cut them. */
+export const identifierCompound = (parts: readonly string[]): string =>
+  capTerm(parts.join(COMPOUND_SEPARATOR));
+
+/**
+ * Identifier fields: after each run of two or more parts, the compound of every suffix of
+ * two or more parts (`kevin.lewis@acme-corp.com` → kevin_lewis_acme_corp_com,
+ * lewis_acme_corp_com, acme_corp_com, corp_com), longest first. A query group then matches
+ * as one prefix of one term (`lewis@acme` → lewis_acme*), within one address or word: what
+ * a phrase over four parts present in every message of an inbox cost a full decode of each.
+ */
+export const identifierCompoundFilter: TokenFilter = (tokens) => {
+  const out: StreamToken[] = [];
+  for (const group of groupWords(tokens)) {
+    for (const part of group) out.push(part);
+    if (group.length < 2) continue;
+    const last = group[group.length - 1] as StreamToken;
+    // Built from the end, each suffix from the (cut) next one: linear in the run's length.
+    const suffixes: StreamToken[] = [];
+    let term = last.term;
+    for (let i = group.length - 2; i >= 0; i--) {
+      const part = group[i] as StreamToken;
+      term = capTerm(part.term + COMPOUND_SEPARATOR + term);
+      suffixes.push({
+        term,
+        start: part.start,
+        end: last.end,
+        kind: 'compound',
+        source: term,
+        ascii: false,
+        joiner: '',
+      });
+    }
+    for (let i = suffixes.length - 1; i >= 0; i--) out.push(suffixes[i] as StreamToken);
   }
   return out;
 };

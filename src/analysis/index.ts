@@ -8,16 +8,19 @@
 //   their last part, so parts stay adjacent for phrases), 'stem' to the stem column.
 // - Documents omit stems equal to their word; a query stem therefore matches a document's
 //   stem column OR its exact column.
-// - Identifier fields match each query part as a prefix from MIN_PREFIX_LENGTH characters.
+// - Identifier fields hold words and the suffix compounds of runs tied by joiners; a query
+//   group matches one of them, its last part as a prefix from MIN_PREFIX_LENGTH characters.
 // - Terms are cut to MAX_TOKEN_LENGTH on both sides, so a longer query run still matches
 //   its whole (cut) token; match such a part exactly, not as a prefix of something longer.
 // - Highlights come from the original text: Token.start/end and QueryGroup.start/end.
 
 export { analyze, identifierAnalyzer, textAnalyzer } from './analyzers.js';
+export { COMPOUND_SEPARATOR, identifierCompound } from './compound-filter.js';
 export { editDistanceWithin, maxEditsFor } from './edit-distance.js';
 export { foldTerm, MAX_TOKEN_LENGTH } from './fold.js';
 export { DETECT_MAX_CHARS, detectLanguage, isLanguage, LANGUAGES, type Language } from './language.js';
 export { type ParseQueryOptions, parseQuery, type QueryGroup } from './query.js';
+export { JOINER_CHARS } from './tokenizer.js';
 export type { AnalysisReason, Analyzer, Token, TokenKind } from './types.js';
 
 /** Shortest query part matched as a prefix on identifier fields; shorter parts match exactly. */

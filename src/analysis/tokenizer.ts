@@ -13,7 +13,7 @@ const JOINER = 2;
  * `/`, `:`, `#`, `+` and `'` deliberately do not: `https://stripe.com/docs` must still yield
  * `stripe.com`, `user+tag@x.com` the address part, and `l'école` / `don't` are elisions.
  */
-const JOINER_CHARS = '.@-_\u2010\u2011';
+export const JOINER_CHARS = '.@-_\u2010\u2011';
 
 let bmpClass: Uint8Array | null = null;
 

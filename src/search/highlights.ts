@@ -1,7 +1,13 @@
 // Match attribution: short fragments of each matched field's ORIGINAL text with the
 // matched terms wrapped in `**`, located with the analyzers' token offsets.
 
-import { identifierAnalyzer, type Language, type Token, textAnalyzer } from '../analysis/index.js';
+import {
+  identifierAnalyzer,
+  JOINER_CHARS,
+  type Language,
+  type Token,
+  textAnalyzer,
+} from '../analysis/index.js';
 import type { FieldTexts } from '../index/index.js';
 import type { HighlightTerms } from './match.js';
 
@@ -18,18 +24,31 @@ interface Span {
   end: number;
 }
 
-/** Runs of adjacent tokens matching a group's parts in order, the last part as a prefix (as the index matched them). */
+/** Characters that tie runs into one identifier: matched runs across them read as one match. */
+const JOINERS = new Set(JOINER_CHARS);
+
+/**
+ * Runs of words tied by joiners matching a group's parts in order, the last part as a
+ * prefix: what the index's suffix compounds matched.
+ */
 function identifierSpans(text: string, terms: HighlightTerms): Span[] {
-  const tokens = identifierAnalyzer().analyze(text, 'document');
+  const words = identifierAnalyzer()
+    .analyze(text, 'document')
+    .filter((t) => t.kind === 'word');
+  const tied = (k: number): boolean => {
+    const previous = words[k - 1] as Token;
+    return (words[k] as Token).start === previous.end + 1 && JOINERS.has(text[previous.end] as string);
+  };
   const spans: Span[] = [];
   for (const group of terms.identifierGroups) {
-    for (let k = 0; k + group.length <= tokens.length; k++) {
+    for (let k = 0; k + group.length <= words.length; k++) {
       const fits = group.every((part, i) => {
-        const term = (tokens[k + i] as Token).term;
+        const term = (words[k + i] as Token).term;
+        if (i > 0 && !tied(k + i)) return false;
         return part.prefix ? term.startsWith(part.term) : term === part.term;
       });
       if (fits)
-        spans.push({ start: (tokens[k] as Token).start, end: (tokens[k + group.length - 1] as Token).end });
+        spans.push({ start: (words[k] as Token).start, end: (words[k + group.length - 1] as Token).end });
     }
   }
   return spans;
@@ -50,9 +69,6 @@ function textSpans(text: string, language: Language | null, terms: HighlightTerm
   }
   return spans;
 }
-
-/** Characters that tie runs into one identifier: matched runs across them read as one match. */
-const JOINERS = new Set(['.', '@', '-', '_']);
 
 function mergeSpans(text: string, spans: Span[]): Span[] {
   const sorted = [...spans].sort((a, b) => a.start - b.start || b.end - a.end);

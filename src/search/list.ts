@@ -13,7 +13,7 @@ import {
   type SenderPlan,
   senderPlan,
 } from './list-senders.js';
-import { isPrefixPart } from './match.js';
+import { identifierExpression } from './match.js';
 import { decodePageToken, encodePageToken, fingerprint } from './page-token.js';
 import { type AttachmentTypeFilter, type ListRequest, validateListParams } from './params.js';
 
@@ -24,18 +24,11 @@ export interface ListResult {
   readonly messages: MessageItem[];
 }
 
-const quote = (term: string): string => `"${term}"`;
-
 /** Identifier prefix semantics, confined to one column: every run of `value` must match there. */
 function identifierFilter(column: Column, value: string): string | null {
   const groups = parseQuery(value);
   if (groups.length === 0) return null;
-  return groups
-    .map(
-      (g) =>
-        `{${column}} : (${g.parts.map((p, i) => (isPrefixPart(g, i) ? `${quote(p)}*` : quote(p))).join(' + ')})`,
-    )
-    .join(' AND ');
+  return groups.map((g) => identifierExpression(g, [column])).join(' AND ');
 }
 
 function hiddenLabels(request: ListRequest): string[] {

@@ -2,7 +2,13 @@
 // fuzzy), the same alternatives as postings phrases, and the term sets highlights use.
 // User text never reaches MATCH unquoted.
 
-import { MAX_TOKEN_LENGTH, MIN_PREFIX_LENGTH, type QueryGroup } from '../analysis/index.js';
+import {
+  COMPOUND_SEPARATOR,
+  identifierCompound,
+  MAX_TOKEN_LENGTH,
+  MIN_PREFIX_LENGTH,
+  type QueryGroup,
+} from '../analysis/index.js';
 import { type Column, EXACT_TEXT_COLUMNS, IDENTIFIER_COLUMNS, isWholeToken } from '../index/index.js';
 
 /** An FTS5 string literal: user text never reaches MATCH unquoted. */
@@ -39,16 +45,27 @@ export interface GroupMatch {
 const word = (term: string): Phrase => ({ terms: [term], prefix: false });
 
 /**
+ * A group on identifier fields: one part is a word; several are one of the suffix
+ * compounds documents index (`lewis@acme` → lewis_acme…, within one address or word). The
+ * last part matches by prefix when `prefix` allows, else whole: the compound alone or
+ * followed by more parts.
+ */
+function identifierPhrases(group: QueryGroup, prefix: boolean): Phrase[] {
+  const last = group.parts.length - 1;
+  const term = last === 0 ? (group.parts[0] as string) : identifierCompound(group.parts);
+  if (prefix && isPrefixPart(group, last)) return [{ terms: [term], prefix: true }];
+  // A compound cut to the cap matches as a prefix already: longer runs were cut alike.
+  if (last === 0 || term.length >= MAX_TOKEN_LENGTH) return [word(term)];
+  return [word(term), { terms: [term + COMPOUND_SEPARATOR], prefix: true }];
+}
+
+/**
  * The alternatives one group may match: identifier fields (adjacent parts, the last by
  * prefix: `noreply@github` finds noreply@github.com), exact text forms, stems.
  */
 function alternatives(group: QueryGroup, match: GroupMatch): Alternative[] {
-  const last = group.parts.length - 1;
   const found: Alternative[] = [
-    {
-      columns: IDENTIFIER_COLUMNS,
-      phrases: [{ terms: group.parts, prefix: match.prefix && isPrefixPart(group, last) }],
-    },
+    { columns: IDENTIFIER_COLUMNS, phrases: identifierPhrases(group, match.prefix) },
   ];
   const text: Phrase[] = [];
   if (group.compound !== null) text.push(word(group.compound));
@@ -67,6 +84,10 @@ function render(alternative: Alternative): string {
   const phrases = alternative.phrases.map((p) => `${p.terms.map(quote).join(' + ')}${p.prefix ? '*' : ''}`);
   return `${columns(alternative.columns)} : (${phrases.join(' OR ')})`;
 }
+
+/** A group on identifier fields, prefix semantics, as an FTS5 expression over `columns`. */
+export const identifierExpression = (group: QueryGroup, columns: readonly Column[]): string =>
+  render({ columns, phrases: identifierPhrases(group, true) });
 
 /** The alternatives one group may match, as FTS5 expressions. */
 export function groupAlternatives(group: QueryGroup, match: GroupMatch): string[] {
@@ -129,7 +150,7 @@ export function fuzzyMatch(
 
 /** What highlights look for in each kind of field. */
 export interface HighlightTerms {
-  /** Identifier fields: each group's parts, matched on adjacent tokens. */
+  /** Identifier fields: each group's parts, matched on runs tied by joiners (as the index's compounds are). */
   readonly identifierGroups: ReadonlyArray<
     ReadonlyArray<{ readonly term: string; readonly prefix: boolean }>
   >;

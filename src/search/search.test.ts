@@ -29,6 +29,17 @@ describe('identifier fields', () => {
     expect(ids('kl')).toContain('de-0305@beispiel.de');
   });
 
+  it('match any stretch of one address, the last run by prefix, never runs apart', () => {
+    expect(ids('bianchi@esempio')).toEqual(['it-0307@esempio.it']);
+    expect(hit('bianchi@esempio', 'it-0307@esempio.it').highlights.from).toEqual([
+      'Giulia Bianchi <giulia.**bianchi@esempio**.it>',
+    ]);
+    expect(ids('giulia.bianchi@esempio.it')).toEqual(['it-0307@esempio.it']);
+    // "Lena Fischer <lena.fischer@…>": fischer and lena are adjacent words, not one identifier.
+    expect(ids('fischer.lena')).toEqual([]);
+    expect(ids('lena.fischer').sort()).toEqual(['ship-0320@acme.io', 'ship-0321@acme.io']);
+  });
+
   it('do not make bodies prefix-searchable', () => {
     // "warehouse" appears only in bodies; a prefix of it finds nothing.
     expect(ids('wareh')).toEqual([]);
