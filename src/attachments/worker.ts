@@ -15,6 +15,12 @@ export type JobInput = { filename: string | null; contentType: string } & (
 
 export type WorkerJob = JobInput & { id: number; limits: ExtractionLimits };
 
+// pdf.js inflates every content stream through a web DecompressionStream when the runtime
+// has one; for a page's few-KB streams the web-streams machinery costs several times the
+// inflate itself. Without it pdf.js inflates synchronously in its own code, to the same bytes.
+// This thread only extracts, so nothing else here loses the class.
+Reflect.deleteProperty(globalThis, 'DecompressionStream');
+
 const asBuffer = (bytes: Uint8Array): Buffer => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
 function run(job: WorkerJob) {

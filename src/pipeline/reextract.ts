@@ -4,7 +4,7 @@
 
 import { createExtractor } from '../attachments/index.js';
 import { type Archive, extractionsOfFormat } from '../store/index.js';
-import { addOutcome, type ExtractionCounts, extractAndStore } from './extract-pending.js';
+import { type ExtractionCounts, emptyExtractionCounts, extractAndStore } from './extract-pending.js';
 
 export interface ReextractReport extends ExtractionCounts {
   readonly format: string;
@@ -18,13 +18,9 @@ export async function reextract(
 ): Promise<ReextractReport> {
   const hashes = extractionsOfFormat(archive.db, format);
   const extractor = createExtractor({ workers: options.workers ?? 1 });
-  const counts: ExtractionCounts = { ok: 0, skipped: 0, failed: 0, messagesReindexed: 0 };
+  const counts = emptyExtractionCounts();
   try {
-    for (const [done, hash] of hashes.entries()) {
-      const outcome = await extractAndStore(archive, extractor, hash);
-      if (outcome) addOutcome(counts, outcome);
-      options.onProgress?.(done + 1, hashes.length);
-    }
+    await extractAndStore(archive, extractor, hashes, counts, options.onProgress);
   } finally {
     await extractor.close();
   }
