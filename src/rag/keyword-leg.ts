@@ -50,9 +50,46 @@ export function contentGroups(question: string, languages: readonly Language[]):
     .slice(0, MAX_GROUPS);
 }
 
+/**
+ * Russian verbs alternate their stem's last consonant between forms (выгрузили / выгружена,
+ * оплатить / оплачен, отпустить / отпущен) and Snowball keeps the two stems apart, so a
+ * Russian stem also matches its alternates. Short stems are left alone: too many words share them.
+ */
+const RUSSIAN_ALTERNATIONS: ReadonlyArray<readonly [string, readonly string[]]> = [
+  ['ст', ['щ']],
+  ['щ', ['ст']],
+  ['з', ['ж']],
+  ['г', ['ж']],
+  ['д', ['ж']],
+  ['ж', ['з', 'г', 'д']],
+  ['с', ['ш']],
+  ['х', ['ш']],
+  ['ш', ['с', 'х']],
+  ['т', ['ч']],
+  ['к', ['ч']],
+  ['ч', ['т', 'к']],
+];
+const MIN_ALTERNATING_STEM = 5;
+
+/** The stems `stem` alternates with ("выгруз" → ["выгруж"]); [] for a stem that is not Russian or too short. */
+export function russianAlternates(stem: string): string[] {
+  if (stem.length < MIN_ALTERNATING_STEM || !/^\p{Script=Cyrillic}+$/u.test(stem)) return [];
+  const found = RUSSIAN_ALTERNATIONS.find(([end]) => stem.endsWith(end));
+  if (!found) return [];
+  const base = stem.slice(0, stem.length - found[0].length);
+  return found[1].map((end) => base + end);
+}
+
+function withAlternates(group: QueryGroup): QueryGroup {
+  if (group.parts.length !== 1) return group;
+  const stems = group.stems[0] ?? [];
+  const more = stems.flatMap(russianAlternates).filter((s) => !stems.includes(s));
+  return more.length === 0 ? group : { ...group, stems: [[...stems, ...more]] };
+}
+
 /** Any of the group's forms in any field; identifiers match whole tokens, not prefixes. */
 function groupExpression(group: QueryGroup): string {
-  return `(${groupAlternatives(group, { prefix: false }).join(' OR ')})`;
+  return `(${groupAlternatives(withAlternates(group), { prefix: false }).join(' OR ')})`;
 }
 
 /**

@@ -1,0 +1,45 @@
+// The keyword leg's own rules: Russian stem alternation on real Snowball stems and messages.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { extractFilters } from './filters.js';
+import { keywordLeg, russianAlternates } from './keyword-leg.js';
+import { type FixtureArchive, openFixtureArchive } from './test-helpers.js';
+
+describe('Russian consonant alternation', () => {
+  it('pairs a verb stem with the stems its other forms take', () => {
+    expect(russianAlternates('выгруз')).toEqual(['выгруж']);
+    expect(russianAlternates('выгруж')).toEqual(['выгруз', 'выгруг', 'выгруд']);
+    expect(russianAlternates('отпуст')).toEqual(['отпущ']);
+    expect(russianAlternates('оплач')).toEqual(['оплат', 'оплак']);
+  });
+
+  it('leaves short, vowel-final and non-Russian stems alone', () => {
+    expect(russianAlternates('груз')).toEqual([]);
+    expect(russianAlternates('машин')).toEqual([]);
+    expect(russianAlternates('dispatch')).toEqual([]);
+  });
+
+  describe('in the keyword leg', () => {
+    let archive: FixtureArchive;
+    beforeAll(async () => {
+      archive = await openFixtureArchive('russian-forms');
+    });
+    afterAll(() => archive.engine.close());
+
+    it('counts "выгружена" as the "выгрузили" a question asks about', () => {
+      const db = archive.engine.archive.db;
+      const inbox = (db.prepare("SELECT id FROM inboxes WHERE name = 'work'").get() as { id: number }).id;
+      const question = 'Когда выгрузили станки?';
+      const hits = keywordLeg(db, question, [inbox], extractFilters(db, question, [inbox]), 10);
+      const id = (rowid: number): string =>
+        (db.prepare('SELECT message_id AS id FROM messages WHERE id = ?').get(rowid) as { id: string }).id;
+      const weights = Object.fromEntries(hits.map((h) => [id(h.rowid), h.weight]));
+      // Unloading and machines: all of the question. The others mention only the machines.
+      expect(weights).toEqual({
+        'st-4417-arrival@stroytorg.example': 1,
+        'kovcheg-4417-ask@kovcheg-mebel.example': 0.5,
+        'inventory-0913@kovcheg-mebel.example': 0.5,
+      });
+    });
+  });
+});
