@@ -1,6 +1,6 @@
 // PDF text via unpdf's bundled pdf.js, page by page so extraction stops once the text
 // budget is spent instead of decoding a 2,000-page scan it will throw away.
-import { getDocumentProxy, getResolvedPDFJS } from 'unpdf';
+import { type getDocumentProxy, getResolvedPDFJS } from 'unpdf';
 import type { ExtractContext, FormatResult } from './types.js';
 import { SkipExtraction } from './types.js';
 
@@ -14,11 +14,19 @@ const normalize = (text: string): string =>
 export async function extractPdf(content: Buffer, context: ExtractContext): Promise<FormatResult> {
   // pdf.js's own Unicode normalisation (ligatures such as "ﬁ" to "fi", so "office" is found),
   // run once per page instead of on every text item.
-  const { normalizeUnicode } = await getResolvedPDFJS();
+  const { getDocument, normalizeUnicode } = await getResolvedPDFJS();
   let pdf: Awaited<ReturnType<typeof getDocumentProxy>>;
   try {
-    // isEvalSupported: false keeps font programs from being compiled to JS (CVE-2024-4367).
-    pdf = await getDocumentProxy(new Uint8Array(content), { isEvalSupported: false, verbosity: 0 });
+    // unpdf's getDocumentProxy with its options, less its search for pdfjs-dist's font and
+    // CMap folders on every call (an import.meta.resolve that throws: only unpdf's bundled
+    // pdf.js is installed). isEvalSupported: false keeps font programs from being compiled
+    // to JS (CVE-2024-4367). The data is a copy: pdf.js takes its buffer over.
+    pdf = await getDocument({
+      data: new Uint8Array(content),
+      isEvalSupported: false,
+      useSystemFonts: true,
+      verbosity: 0,
+    }).promise;
   } catch (error) {
     // pdf.js asks for a password whenever the empty user password does not open the file.
     if ((error as { name?: string }).name === 'PasswordException') throw new SkipExtraction('encrypted');

@@ -42,6 +42,24 @@ describe('WorkerExtractor', () => {
     }
   });
 
+  it('gives the jobs posted ahead to a killed worker back to a fresh one, in order', async () => {
+    const pool = new WorkerExtractor(spawnFake, 1, resolveLimits({ timeoutMs: 300 }), 3);
+    try {
+      const results = await Promise.all([
+        pool.extract(input('invoice.txt', 'first')),
+        pool.extract(input('hang.pdf')),
+        pool.extract(input('crash.txt')),
+        pool.extract(input('notes.txt', 'last')),
+      ]);
+      expect(results.map((r) => r.status)).toEqual(['ok', 'failed', 'failed', 'ok']);
+      expect(results[1]?.reason).toBe('timeout after 300 ms');
+      expect(results[2]?.reason).toMatch(/^worker crashed/);
+      expect(results[3]?.text).toBe('last');
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('fails the job of a crashed worker and replaces the worker', async () => {
     const pool = new WorkerExtractor(spawnFake, 2, resolveLimits({ timeoutMs: 5000 }));
     try {

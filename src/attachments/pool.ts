@@ -18,6 +18,12 @@ export interface ExtractorOptions extends Partial<ExtractionLimits> {
   workers?: number;
   /** V8 heap cap per worker: a decompression or parser blow-up kills the worker, not the process. */
   workerHeapMb?: number;
+  /**
+   * Jobs handed to each worker ahead of the one it runs (default 0). A worker asks this
+   * thread for its next job only through its event loop, so one that blocks while writing
+   * (the attachment drain re-indexing a batch) starves its workers unless they hold work.
+   */
+  prefetch?: number;
 }
 
 export interface Extractor {
@@ -38,7 +44,12 @@ export interface Extractor {
 const DEFAULT_WORKER_HEAP_MB = 1024;
 
 export function createExtractor(options: ExtractorOptions = {}): Extractor {
-  const { workers = availableParallelism(), workerHeapMb = DEFAULT_WORKER_HEAP_MB, ...overrides } = options;
+  const {
+    workers = availableParallelism(),
+    workerHeapMb = DEFAULT_WORKER_HEAP_MB,
+    prefetch = 0,
+    ...overrides
+  } = options;
   const limits = resolveLimits(overrides);
   const script = fileURLToPath(new URL('./worker.js', import.meta.url));
   if (workers <= 0 || !existsSync(script)) return inlineExtractor(limits);
@@ -46,7 +57,7 @@ export function createExtractor(options: ExtractorOptions = {}): Extractor {
     new Worker(script, {
       resourceLimits: { maxOldGenerationSizeMb: workerHeapMb, maxYoungGenerationSizeMb: 16 },
     });
-  return new WorkerExtractor(spawn, workers, limits);
+  return new WorkerExtractor(spawn, workers, limits, prefetch);
 }
 
 function checkBytes(bytes: unknown, param: string): void {
@@ -127,7 +138,8 @@ interface Slot {
   worker: Worker;
   /** Set by the worker's first message, once its imports are loaded: job clocks start then. */
   ready: boolean;
-  job: Job | null;
+  /** Jobs posted to the worker, in the order it runs them: the first is running. */
+  jobs: Job[];
   timer: NodeJS.Timeout | undefined;
 }
 
@@ -143,6 +155,7 @@ export class WorkerExtractor implements Extractor {
     private readonly spawn: () => Worker,
     private readonly size: number,
     private readonly limits: ExtractionLimits,
+    private readonly prefetch = 0,
   ) {}
 
   extract(input: AttachmentInput, overrides: Partial<ExtractionLimits> = {}): Promise<Extraction> {
@@ -179,38 +192,44 @@ export class WorkerExtractor implements Extractor {
     await Promise.all(this.slots.splice(0).map((slot) => this.retire(slot, 'extractor closed')));
   }
 
-  /** Hands queued jobs to idle workers, starting workers lazily up to the pool size. */
+  /**
+   * Hands queued jobs to idle workers first, starting workers lazily up to the pool size,
+   * then ahead to busy ones up to `prefetch` each.
+   */
   private dispatch(): void {
     while (this.queue.length > 0) {
-      let slot = this.slots.find((s) => s.job === null);
+      let slot = this.slots.find((s) => s.jobs.length === 0);
       if (!slot && this.slots.length < this.size) slot = this.startSlot();
+      slot ??= this.slots
+        .filter((s) => s.jobs.length <= this.prefetch)
+        .reduce<Slot | undefined>(
+          (least, s) => (least && least.jobs.length <= s.jobs.length ? least : s),
+          undefined,
+        );
       if (!slot) return;
       this.run(slot, this.queue.shift() as Job);
     }
   }
 
   private startSlot(): Slot {
-    const slot: Slot = { worker: this.spawn(), ready: false, job: null, timer: undefined };
+    const slot: Slot = { worker: this.spawn(), ready: false, jobs: [], timer: undefined };
     slot.worker.unref();
     slot.worker.on(
       'message',
       (reply: { id?: number; ready?: true; extraction?: Extraction; error?: string }) => {
         if (reply.ready) {
           slot.ready = true;
-          if (slot.job) this.startClock(slot, slot.job);
+          this.startClock(slot);
           return;
         }
-        const job = slot.job;
+        const job = slot.jobs[0];
         if (!job) return;
         this.finish(slot, reply.extraction ?? job.failure(reply.error ?? 'worker failed'));
       },
     );
-    // An out-of-memory or crashed worker fails its job and is replaced on the next dispatch.
+    // An out-of-memory or crashed worker fails its running job and is replaced on the next dispatch.
     const crash = (why: string): void => {
-      const at = this.slots.indexOf(slot);
-      if (at < 0) return;
-      this.slots.splice(at, 1);
-      void this.retire(slot, `worker crashed: ${why}`);
+      if (this.remove(slot)) void this.retire(slot, `worker crashed: ${why}`);
       this.dispatch();
     };
     slot.worker.on('error', (error) => crash(error.message));
@@ -220,19 +239,23 @@ export class WorkerExtractor implements Extractor {
   }
 
   private run(slot: Slot, job: Job): void {
-    slot.job = job;
+    slot.jobs.push(job);
     slot.worker.ref();
     const { input, transfer } = detached(job.input);
     const message: WorkerJob = { ...input, id: this.nextId++, limits: job.limits };
     slot.worker.postMessage(message, [transfer]);
-    // Loading pdf.js and mammoth in a fresh worker takes ~100 ms, which is not the file's fault.
-    if (slot.ready) this.startClock(slot, job);
+    if (slot.jobs.length === 1) this.startClock(slot);
   }
 
-  private startClock(slot: Slot, job: Job): void {
+  /**
+   * Times the running job. Loading pdf.js and mammoth in a fresh worker takes ~100 ms, which
+   * is not the file's fault; a job posted ahead is timed from when the one before it ended.
+   */
+  private startClock(slot: Slot): void {
+    const job = slot.jobs[0];
+    if (!slot.ready || !job) return;
     slot.timer = setTimeout(() => {
-      const at = this.slots.indexOf(slot);
-      if (at >= 0) this.slots.splice(at, 1);
+      this.remove(slot);
       void this.retire(slot, `timeout after ${job.limits.timeoutMs} ms`);
       this.dispatch();
     }, job.limits.timeoutMs);
@@ -240,20 +263,30 @@ export class WorkerExtractor implements Extractor {
 
   private finish(slot: Slot, extraction: Extraction): void {
     clearTimeout(slot.timer);
-    const job = slot.job;
-    slot.job = null;
-    slot.worker.unref();
-    job?.resolve(extraction);
+    slot.jobs.shift()?.resolve(extraction);
+    if (slot.jobs.length === 0) slot.worker.unref();
+    this.startClock(slot);
     this.dispatch();
   }
 
-  /** Fails the slot's job (if any) with `reason` and terminates its worker. */
+  /** Takes the slot out of the pool; false when it was out already. */
+  private remove(slot: Slot): boolean {
+    const at = this.slots.indexOf(slot);
+    if (at >= 0) this.slots.splice(at, 1);
+    return at >= 0;
+  }
+
+  /**
+   * Fails the slot's running job (if any) with `reason`, gives the jobs posted behind it
+   * back to the queue (they have not run) and terminates the worker.
+   */
   private async retire(slot: Slot, reason: string): Promise<void> {
     clearTimeout(slot.timer);
-    const job = slot.job;
-    slot.job = null;
+    const [running, ...waiting] = slot.jobs.splice(0);
     slot.worker.removeAllListeners();
-    if (job) job.resolve(job.failure(reason));
+    running?.resolve(running.failure(reason));
+    if (this.closed) for (const job of waiting) job.resolve(job.failure(reason));
+    else this.queue.unshift(...waiting);
     await slot.worker.terminate();
   }
 }

@@ -34,12 +34,18 @@ function run(job: WorkerJob) {
   );
 }
 
-parentPort?.on('message', async (job: WorkerJob) => {
+async function reply(job: WorkerJob): Promise<void> {
   try {
     parentPort?.postMessage({ id: job.id, extraction: await run(job) });
   } catch (error) {
     parentPort?.postMessage({ id: job.id, error: describeError(error) });
   }
+}
+
+// Jobs posted ahead wait their turn: the pool times and answers them in order, one at a time.
+let turn = Promise.resolve();
+parentPort?.on('message', (job: WorkerJob) => {
+  turn = turn.then(() => reply(job));
 });
 
 // Lazy initialisation (the language model, charset tables) runs on a warm-up text before the

@@ -2,9 +2,13 @@
 // distinct attachment is extracted again from the stored raw bytes, and every message
 // carrying it is re-indexed in the same transaction as its new text.
 
-import { createExtractor } from '../attachments/index.js';
 import { type Archive, extractionsOfFormat } from '../store/index.js';
-import { type ExtractionCounts, emptyExtractionCounts, extractAndStore } from './extract-pending.js';
+import {
+  drainExtractor,
+  type ExtractionCounts,
+  emptyExtractionCounts,
+  extractAndStore,
+} from './extract-pending.js';
 
 export interface ReextractReport extends ExtractionCounts {
   readonly format: string;
@@ -17,7 +21,7 @@ export async function reextract(
   options: { workers?: number; onProgress?: (done: number, total: number) => void } = {},
 ): Promise<ReextractReport> {
   const hashes = extractionsOfFormat(archive.db, format);
-  const extractor = createExtractor({ workers: options.workers ?? 1 });
+  const extractor = drainExtractor(options.workers);
   const counts = emptyExtractionCounts();
   try {
     await extractAndStore(archive, extractor, hashes, counts, options.onProgress);
