@@ -1,4 +1,5 @@
-// The keyword leg's own rules: Russian stem alternation on real Snowball stems and messages.
+// The keyword leg's own rules on real Snowball stems and messages: Russian stem alternation,
+// fusion weights by the idf of the question words a message matches.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { extractFilters } from './filters.js';
@@ -34,12 +35,13 @@ describe('Russian consonant alternation', () => {
       const id = (rowid: number): string =>
         (db.prepare('SELECT message_id AS id FROM messages WHERE id = ?').get(rowid) as { id: string }).id;
       const weights = Object.fromEntries(hits.map((h) => [id(h.rowid), h.weight]));
-      // Unloading and machines: all of the question. The others mention only the machines.
-      expect(weights).toEqual({
-        'st-4417-arrival@stroytorg.example': 1,
-        'kovcheg-4417-ask@kovcheg-mebel.example': 0.5,
-        'inventory-0913@kovcheg-mebel.example': 0.5,
-      });
+      // Unloading and machines: all of the question. The others mention only the machines,
+      // which every message here does: a word that common says little of what was asked.
+      expect(weights['st-4417-arrival@stroytorg.example']).toBe(1);
+      expect(weights['kovcheg-4417-ask@kovcheg-mebel.example']).toBeLessThan(0.2);
+      expect(weights['inventory-0913@kovcheg-mebel.example']).toBe(
+        weights['kovcheg-4417-ask@kovcheg-mebel.example'],
+      );
     });
   });
 });

@@ -21,10 +21,10 @@ export interface KeywordHit {
   readonly threadId: string;
   readonly score: number;
   /**
-   * Weight in fusion: the share of the question's content groups the message matches, or
-   * IDENTIFIER_WEIGHT when it matches an identifier the question names. A hit on one common
-   * word of a long question is weak evidence next to a vector match, however high its bm25
-   * among such hits; an exact identifier is the strongest evidence there is.
+   * Weight in fusion: the share of the question's content groups the message matches, each
+   * group counted by its idf, or IDENTIFIER_WEIGHT when it matches an identifier the question
+   * names. A hit on one common word of a long question is weak evidence next to a vector
+   * match, however high its bm25 among such hits; an exact identifier is the strongest there is.
    */
   readonly weight: number;
 }
@@ -180,7 +180,10 @@ export function keywordLeg(
   return hits.map((h) => ({ ...h, weight: weights.get(h.rowid) ?? 0 }));
 }
 
-/** Per message: the share of `groups` it matches, or IDENTIFIER_WEIGHT when it matches an identifier group. */
+/**
+ * Per message: the share of `groups` it matches, each group counted by its idf (a rare name
+ * or term says more than a common word), or IDENTIFIER_WEIGHT when it matches an identifier group.
+ */
 function fusionWeights(
   db: Db,
   groups: readonly QueryGroup[],
@@ -193,13 +196,21 @@ function fusionWeights(
     db,
     'SELECT rowid FROM keyword_index WHERE keyword_index MATCH @match AND rowid IN (SELECT value FROM json_each(@ids))',
   );
+  const frequency = sql(db, 'SELECT count(*) AS n FROM keyword_index WHERE keyword_index MATCH @match');
+  const total = (sql(db, 'SELECT count(*) AS n FROM keyword_docs').get() as { n: number }).n;
   const ids = JSON.stringify(rowids);
-  for (const group of groups)
-    for (const { rowid } of within.all({ match: groupExpression(group), ids }) as Array<{ rowid: number }>) {
-      matched.set(rowid, (matched.get(rowid) ?? 0) + 1);
+  let sum = 0;
+  for (const group of groups) {
+    const match = groupExpression(group);
+    const df = (frequency.get({ match }) as { n: number }).n;
+    const idf = Math.log(1 + (total - df + 0.5) / (df + 0.5));
+    sum += idf;
+    for (const { rowid } of within.all({ match, ids }) as Array<{ rowid: number }>) {
+      matched.set(rowid, (matched.get(rowid) ?? 0) + idf);
       if (isIdentifier(group)) named.add(rowid);
     }
+  }
   return new Map(
-    [...matched].map(([rowid, n]) => [rowid, named.has(rowid) ? IDENTIFIER_WEIGHT : n / groups.length]),
+    [...matched].map(([rowid, n]) => [rowid, named.has(rowid) ? IDENTIFIER_WEIGHT : n / Math.max(sum, 1e-9)]),
   );
 }

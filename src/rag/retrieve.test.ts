@@ -69,16 +69,20 @@ describe('question-mode retrieval on the bundled sample', () => {
     ]);
   });
 
-  it('weighs each keyword hit by the share of the question it matches, a named identifier above all', () => {
+  it('weighs each keyword hit by the idf-weighted share of the question it matches, a named identifier above all', () => {
     const db = sample.engine.archive.db;
     const inbox = (db.prepare("SELECT id FROM inboxes WHERE name = 'demo'").get() as { id: number }).id;
     const filters = extractFilters(db, 'x', [inbox]);
     const [receipt] = keywordLeg(db, 'where is INV-4473 from the hosting company?', [inbox], filters, 10);
     expect(receipt?.weight).toBe(IDENTIFIER_WEIGHT);
+    // "zebra" and "giraffe" are in no message: the rarest words of the question, they weigh
+    // most, so a message with both other words still matches well under half of it.
     const hits = keywordLeg(db, 'pallet racks zebra giraffe', [inbox], filters, 50);
-    expect(hits.length).toBeGreaterThan(0);
-    expect(Math.max(...hits.map((h) => h.weight))).toBe(0.5);
-    expect(Math.min(...hits.map((h) => h.weight))).toBe(0.25);
+    const weights = hits.map((h) => h.weight);
+    expect(hits.length).toBeGreaterThan(1);
+    expect(Math.max(...weights)).toBeLessThan(0.5);
+    expect(Math.min(...weights)).toBeGreaterThan(0);
+    expect(Math.min(...weights)).toBeLessThan(Math.max(...weights));
   });
 
   it('refuses an empty or oversized question with a typed error, and answers any language', async () => {
