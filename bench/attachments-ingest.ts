@@ -14,7 +14,7 @@ import { extractInline } from '../src/attachments/extract.js';
 import { DEFAULT_EXTRACTION_LIMITS } from '../src/attachments/index.js';
 import { generateCorpus, type MailboxEntry, writeMaildir } from '../src/corpus/index.js';
 import { typicalPdf } from './documents.js';
-import { directorySize, mb, numberArg } from './measure.js';
+import { directorySize, loadAverages, mb, numberArg } from './measure.js';
 
 const messages = numberArg('messages', 'BENCH_MESSAGES', 5000);
 /** One message in PDF_EVERY carries a PDF: the 20% of the target. */
@@ -240,6 +240,7 @@ async function main(): Promise<void> {
       `(${Math.round(rate(pdf))} msg/s; attachment text follows at ` +
       `${Math.round(((pdf.extraction?.attachments ?? 0) * 1000) / Math.max(1, extractingMs(pdf)))} PDFs/s); ` +
       `end to end ${endToEnd(pdf) >= 500 ? 'met' : 'NOT met'} (${Math.round(endToEnd(pdf))} msg/s)`,
+    `load at the end:           ${loadAverages()}`,
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
 }

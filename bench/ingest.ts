@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateCorpus, writeMaildir } from '../src/corpus/index.js';
 import { Mailsift } from '../src/engine.js';
-import { directorySize, mb, numberArg, replyToParent, runChild } from './measure.js';
+import { directorySize, loadAverages, mb, numberArg, replyToParent, runChild } from './measure.js';
 
 const script = fileURLToPath(import.meta.url);
 const messages = numberArg('messages', 'BENCH_MESSAGES', 100_000);
@@ -55,6 +55,7 @@ async function main(): Promise<void> {
     `peak RSS (cold):    ${mb(cold.maxRssBytes)}`,
     `database size:      ${mb(dbBytes)} = ${((dbBytes / rawBytes) * 100).toFixed(0)}% of raw`,
     `unchanged re-ingest: ${(warm.elapsedMs / 1000).toFixed(2)} s (${warm.unchanged} unchanged, peak RSS ${mb(warm.maxRssBytes)})`,
+    `load at the end:    ${loadAverages()}`,
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
 }

@@ -3,6 +3,7 @@
 
 import { fork } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { assertIndexReady, reindex } from '../src/index/index.js';
 import type { Db } from '../src/store/index.js';
@@ -31,6 +32,12 @@ export function percentile(sorted: readonly number[], p: number): number {
 }
 
 export const mb = (bytes: number): string => `${(bytes / 1048576).toFixed(1)} MB`;
+
+/** The machine's load averages (1, 5, 15 min): on a shared machine, what a timing ran under. */
+export const loadAverages = (): string =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 
 /**
  * Runs this same script in a child process with `--child <step>` and returns the JSON
