@@ -41,6 +41,13 @@ describe('filters read from a question', () => {
     expect(filters(q)).toMatchObject({ after, before });
   });
 
+  it('names the words that set the period, and only those', () => {
+    expect(filters('shipments in May 2023').periodWords).toEqual(['may', '2023']);
+    expect(filters('what did the supplier say last October?').periodWords).toEqual(['october']);
+    expect(filters('contracts signed in 2019').periodWords).toEqual(['2019']);
+    expect(filters('the October payroll report').periodWords).toEqual([]);
+  });
+
   it('leaves modal "may", identifiers and plain questions alone', () => {
     expect(filters('may I see the budget options?')).toMatchObject({ after: null, before: null, people: [] });
     expect(filters('status of INV-2019-131')).toMatchObject({ after: null, before: null });

@@ -18,6 +18,8 @@ export interface QuestionFilters {
   readonly people: readonly string[];
   /** The phrases the rules recognised, for explaining the result. */
   readonly matched: readonly string[];
+  /** The question's words (folded) that set the date range: "june", "2025", "week". */
+  readonly periodWords: readonly string[];
 }
 
 // Month names (folded) per language; Russian by stem, so every case form matches.
@@ -164,6 +166,7 @@ export function extractFilters(
   let after: number | null = null;
   let before: number | null = null;
   const matched: string[] = [];
+  const periodWords: string[] = [];
   const year = (w: string | undefined): number | null =>
     w !== undefined && /^(19|20)\d\d$/.test(w) ? Number(w) : null;
 
@@ -202,8 +205,13 @@ export function extractFilters(
           .map((x) => x.raw)
           .join(' '),
       );
-      if (explicitYear !== null) i++;
+      periodWords.push(w);
+      if (explicitYear !== null) {
+        periodWords.push(next as string);
+        i++;
+      }
     } else if (y !== null) {
+      periodWords.push(w);
       if (prev !== undefined && SINCE.has(prev)) after = utc(y, 0);
       else if (prev !== undefined && BEFORE.has(prev)) before = utc(y, 0);
       else {
@@ -234,6 +242,7 @@ export function extractFilters(
         after = utc(now.getUTCFullYear() - 1, 0);
         before = utc(now.getUTCFullYear(), 0);
       }
+      periodWords.push(w);
       matched.push(
         `${prev !== undefined && LAST.has(prev) ? `${ws[i - 1]?.raw} ` : ''}${ws[i]?.raw}${next !== undefined && LAST.has(next) ? ` ${ws[i + 1]?.raw}` : ''}`,
       );
@@ -251,7 +260,7 @@ export function extractFilters(
     inboxIds,
   );
   if (people.length > 0) matched.push(...people);
-  return { after, before, hasAttachment, attachmentType: pdf ? 'pdf' : null, people, matched };
+  return { after, before, hasAttachment, attachmentType: pdf ? 'pdf' : null, people, matched, periodWords };
 }
 
 /**

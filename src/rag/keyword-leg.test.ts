@@ -43,5 +43,16 @@ describe('Russian consonant alternation', () => {
         weights['kovcheg-4417-ask@kovcheg-mebel.example'],
       );
     });
+
+    it('does not count the words of the period against a message: the filter already holds it', () => {
+      const db = archive.engine.archive.db;
+      const inbox = (db.prepare("SELECT id FROM inboxes WHERE name = 'work'").get() as { id: number }).id;
+      const question = 'Когда выгрузили станки в сентябре 2024?';
+      const filters = extractFilters(db, question, [inbox], new Date('2025-01-10T00:00:00Z'));
+      expect(filters.periodWords).toEqual(['сентябре', '2024']);
+      const [best] = keywordLeg(db, question, [inbox], filters, 10);
+      // Neither month nor year is in its text, yet it answers all the question asks.
+      expect(best?.weight).toBe(1);
+    });
   });
 });

@@ -87,6 +87,18 @@ function withAlternates(group: QueryGroup): QueryGroup {
   return more.length === 0 ? group : { ...group, stems: [[...stems, ...more]] };
 }
 
+/**
+ * The groups without the words that set the date range ("in June 2025"): the filter already
+ * holds every candidate to it, so they would only favour mail that repeats the month in its
+ * text. Kept when nothing else is left to search for.
+ */
+function topicGroups(groups: readonly QueryGroup[], filters: QuestionFilters): QueryGroup[] {
+  const topic = groups.filter(
+    (g) => !(g.parts.length === 1 && filters.periodWords.includes(g.parts[0] as string)),
+  );
+  return topic.length > 0 ? topic : [...groups];
+}
+
 /** Any of the group's forms in any field; identifiers match whole tokens, not prefixes. */
 function groupExpression(group: QueryGroup): string {
   return `(${groupAlternatives(withAlternates(group), { prefix: false }).join(' OR ')})`;
@@ -148,7 +160,7 @@ export function keywordLeg(
   const languages = (sql(db, 'SELECT language FROM keyword_languages').all() as Array<{ language: string }>)
     .map((r) => r.language)
     .filter(isLanguage);
-  const groups = contentGroups(question, languages);
+  const groups = topicGroups(contentGroups(question, languages), filters);
   if (groups.length === 0 || inboxIds.length === 0) return [];
   const extra = expansionsFor(groups.flatMap((g) => g.parts)).flatMap((w) => contentGroups(w, languages));
   const { where, binds } = filterSql(filters);
