@@ -60,6 +60,26 @@ describe('WorkerExtractor', () => {
     }
   });
 
+  it('takes an answer that came while this thread was blocked past the time limit', async () => {
+    const pool = new WorkerExtractor(spawnFake, 1, resolveLimits({ timeoutMs: 200 }));
+    try {
+      await pool.extract(input('warm-up.txt'));
+      const answer = pool.extract(input('quarterly.txt', 'answered in time'));
+      // A long synchronous write on this thread (an index merge) outlasts the time limit; run
+      // from setImmediate, the expired timer comes before the reply on the next turn.
+      await new Promise<void>((done) =>
+        setImmediate(() => {
+          const until = Date.now() + 600;
+          while (Date.now() < until);
+          done();
+        }),
+      );
+      expect(await answer).toMatchObject({ status: 'ok', text: 'answered in time' });
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('fails the job of a crashed worker and replaces the worker', async () => {
     const pool = new WorkerExtractor(spawnFake, 2, resolveLimits({ timeoutMs: 5000 }));
     try {

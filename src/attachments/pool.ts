@@ -255,9 +255,13 @@ export class WorkerExtractor implements Extractor {
     const job = slot.jobs[0];
     if (!slot.ready || !job) return;
     slot.timer = setTimeout(() => {
-      this.remove(slot);
-      void this.retire(slot, `timeout after ${job.limits.timeoutMs} ms`);
-      this.dispatch();
+      // After this thread was blocked (a long index merge), the job's answer may be waiting:
+      // replies are read before setImmediate callbacks run, so one that came is taken first.
+      setImmediate(() => {
+        if (slot.jobs[0] !== job || !this.remove(slot)) return;
+        void this.retire(slot, `timeout after ${job.limits.timeoutMs} ms`);
+        this.dispatch();
+      });
     }, job.limits.timeoutMs);
   }
 
