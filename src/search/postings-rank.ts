@@ -92,33 +92,32 @@ function rank(
     const recency = ctx ? recencyFactors(table, ctx) : null;
     const { stamp, scores, base } = scratch(table.length, groups.length);
     // stamp[ord] − base = groups matched so far, in group order (older searches' stamps
-    // are below base): a document matches when it reaches them all.
-    let at = 0;
+    // are below base): a document matches when it reaches them all. Its score is summed
+    // while it keeps up, phrase by phrase as FTS5 does (equal inputs, equal floats); the
+    // first phrase of a search to reach it overwrites what an older search left there.
+    let p = 0;
     for (let g = 0; g < groups.length; g++) {
-      const size = (groups[g] as readonly PostingsPhrase[]).length;
-      for (let p = at; p < at + size; p++) {
-        const ords = (segmentHits[p] as PhraseHits).ords;
+      const reaching = base + g;
+      const reached = reaching + 1;
+      for (const end = p + (groups[g] as readonly PostingsPhrase[]).length; p < end; p++) {
+        const { ords, freqs } = segmentHits[p] as PhraseHits;
+        const weight = idf[p] as number;
         for (let i = 0; i < ords.length; i++) {
           const ord = ords[i] as number;
-          const reached = (stamp[ord] as number) - base;
-          if (reached === g || (g === 0 && reached < 0)) stamp[ord] = base + g + 1;
+          const at = stamp[ord] as number;
+          let sum: number;
+          if (at === reached) sum = scores[ord] as number;
+          else if (g === 0 ? at < base : at === reaching) {
+            stamp[ord] = reached;
+            sum = g === 0 ? 0 : (scores[ord] as number);
+          } else continue;
+          const f = freqs[i] as number;
+          scores[ord] = sum + weight * ((f * (K1 + 1.0)) / (f + (norms[ord] as number)));
         }
       }
-      at += size;
     }
     const full = base + groups.length;
-    // Summed phrase by phrase, as FTS5 does, so equal inputs give equal floats.
-    for (let p = 0; p < phrases.length; p++) {
-      const { ords, freqs } = segmentHits[p] as PhraseHits;
-      const weight = idf[p] as number;
-      for (let i = 0; i < ords.length; i++) {
-        const ord = ords[i] as number;
-        if (stamp[ord] !== full) continue;
-        const f = freqs[i] as number;
-        scores[ord] = (scores[ord] as number) + weight * ((f * (K1 + 1.0)) / (f + (norms[ord] as number)));
-      }
-    }
-    // Collected once each (stamped past full), leaving the scores zeroed for the next search.
+    // Collected once each (stamped past full).
     for (let p = lastGroup; p < phrases.length; p++) {
       const list = (segmentHits[p] as PhraseHits).ords;
       for (let i = 0; i < list.length; i++) {
@@ -126,7 +125,6 @@ function rank(
         if (stamp[ord] !== full) continue;
         stamp[ord] = full + 1;
         const score = scores[ord] as number;
-        scores[ord] = 0;
         const rowid = table.rowids[ord] as number;
         if (segment.dead.size > 0 && segment.dead.has(rowid)) continue;
         const date = table.dates[ord] as number;
@@ -195,8 +193,9 @@ function recencyFactors(table: DocTable, ctx: RankContext): Float64Array {
 }
 
 /**
- * Per-segment working arrays, reused across searches: scores are left zeroed by their
- * user; stamps are never cleared, each search counting from a base above every older one.
+ * Per-segment working arrays, reused across searches: stamps are never cleared, each
+ * search counting from a base above every older one, and a score is valid only where
+ * its stamp is of this search.
  */
 let scratchArrays = { stamp: new Int32Array(0), scores: new Float64Array(0), next: 1 };
 
