@@ -18,6 +18,10 @@ export interface QuestionFilters {
   readonly people: readonly string[];
   /** The phrases the rules recognised, for explaining the result. */
   readonly matched: readonly string[];
+}
+
+/** The filters with what only the keyword leg reads; a retrieval result shows QuestionFilters. */
+export interface ExtractedFilters extends QuestionFilters {
   /** The question's words (folded) that set the date range: "june", "2025", "week". */
   readonly periodWords: readonly string[];
 }
@@ -161,7 +165,7 @@ export function extractFilters(
   question: string,
   inboxIds: readonly number[],
   now = new Date(),
-): QuestionFilters {
+): ExtractedFilters {
   const ws = words(question);
   let after: number | null = null;
   let before: number | null = null;

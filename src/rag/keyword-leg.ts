@@ -8,7 +8,7 @@ import { assertIndexReady, COLUMNS } from '../index/index.js';
 import { BULK_FACTOR, COLUMN_WEIGHTS, groupAlternatives, quote } from '../search/index.js';
 import { type Db, sql } from '../store/index.js';
 import { expansionsFor } from './expansions.js';
-import type { QuestionFilters } from './filters.js';
+import type { ExtractedFilters, QuestionFilters } from './filters.js';
 import { isStopword } from './stopwords.js';
 
 /** Content groups kept from one question: more would only add noise and cost. */
@@ -92,7 +92,7 @@ function withAlternates(group: QueryGroup): QueryGroup {
  * holds every candidate to it, so they would only favour mail that repeats the month in its
  * text. Kept when nothing else is left to search for.
  */
-function topicGroups(groups: readonly QueryGroup[], filters: QuestionFilters): QueryGroup[] {
+function topicGroups(groups: readonly QueryGroup[], filters: ExtractedFilters): QueryGroup[] {
   const topic = groups.filter(
     (g) => !(g.parts.length === 1 && filters.periodWords.includes(g.parts[0] as string)),
   );
@@ -150,7 +150,7 @@ export function keywordLeg(
   db: Db,
   question: string,
   inboxIds: readonly number[],
-  filters: QuestionFilters,
+  filters: ExtractedFilters,
   limit: number,
   /** Compute each hit's fusion weight (a few more index lookups); otherwise every weight is 1. */
   weigh = true,

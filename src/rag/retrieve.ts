@@ -286,6 +286,7 @@ export async function retrieve(
   const inboxIds = inboxes.map((i) => i.id);
   const inboxName = new Map(inboxes.map((i) => [i.id, i.name]));
   const filters = extractFilters(db, q, inboxIds, options.now);
+  const { after, before, hasAttachment, attachmentType, people, matched } = filters;
   const notes: string[] = [];
 
   let vectors = NO_VECTORS;
@@ -366,7 +367,7 @@ export async function retrieve(
     question: q,
     mode,
     ...(degraded === undefined ? {} : { degraded }),
-    filters,
+    filters: { after, before, hasAttachment, attachmentType, people, matched },
     threads: topThreads.map(([key, score]) => {
       const { inboxId, threadId } = splitKey(key);
       return { inbox: inboxName.get(inboxId) ?? '', threadId, score };
