@@ -1,11 +1,13 @@
 // npm run bench:http — serves a 100,000-message archive (--messages N) over the HTTP API
-// and drives search requests at it from a separate autocannon process: 50 connections,
-// 30 s (--connections, --seconds), a rotating list of realistic queries, against `mailsift
-// serve --workers N` (--workers, default 1). Prints requests/s, p50/p99 latency and errors.
+// and drives search requests at it from a separate load generator: 50 connections, 30 s
+// (--connections, --seconds), a rotating list of realistic queries, against `mailsift serve
+// --workers N` (--workers, default 1). The generator is Debian's wrk when installed (`apt-get
+// install wrk`), else autocannon (--generator wrk|autocannon). Prints requests/s, p50/p99
+// latency and errors.
 
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,7 +34,92 @@ const script = fileURLToPath(import.meta.url);
 const cli = fileURLToPath(new URL('../src/surfaces/cli/main.js', import.meta.url));
 const root = join(process.cwd(), '.bench');
 
-/** The load generator, in its own process so it does not share the server's event loop. */
+/**
+ * wrk's script: each request takes the next path of the rotating list (one file line
+ * each); at the end it prints the figures as one JSON line (latencies in microseconds).
+ */
+const WRK_SCRIPT = `
+local paths = {}
+local count = 0
+function init(args)
+  for line in io.lines(args[1]) do paths[#paths + 1] = line end
+end
+function request()
+  count = count + 1
+  return wrk.format("GET", paths[(count - 1) % #paths + 1])
+end
+function done(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format('{"requests":%d,"durationUs":%d,"p50":%d,"p99":%d,"connect":%d,"read":%d,"write":%d,"status":%d,"timeout":%d}\\n',
+    summary.requests, summary.duration, latency:percentile(50), latency:percentile(99),
+    e.connect, e.read, e.write, e.status, e.timeout))
+end
+`;
+
+/**
+ * Debian's wrk (C, one thread): it leaves the server nearly both cores, where autocannon
+ * (Node) took a large share of one at a thousand requests a second.
+ */
+function loadWithWrk(url: string, key: string, pathsFile: string): LoadResult {
+  const dir = join(tmpdir(), `mailsift-bench-wrk-${process.pid}`);
+  mkdirSync(dir, { recursive: true });
+  const script = join(dir, 'rotate.lua');
+  const lines = join(dir, 'paths.txt');
+  writeFileSync(script, WRK_SCRIPT);
+  writeFileSync(lines, `${(JSON.parse(readFileSync(pathsFile, 'utf8')) as string[]).join('\n')}\n`);
+  const output = execFileSync(
+    'wrk',
+    [
+      '--threads',
+      '1',
+      '--connections',
+      String(numberArg('connections', 'BENCH_CONNECTIONS', 50)),
+      '--duration',
+      `${numberArg('seconds', 'BENCH_SECONDS', 30)}s`,
+      '--timeout',
+      '10s',
+      '--header',
+      `Authorization: Bearer ${key}`,
+      '--script',
+      script,
+      url,
+      '--',
+      lines,
+    ],
+    { encoding: 'utf8' },
+  );
+  rmSync(dir, { recursive: true, force: true });
+  const json = output.split('\n').find((line) => line.startsWith('{"requests"'));
+  if (json === undefined) throw new Error(`wrk printed no summary:\n${output}`);
+  const r = JSON.parse(json) as Record<string, number>;
+  const count = (name: string): number => r[name] as number;
+  return {
+    requestsPerSecond: count('requests') / (count('durationUs') / 1e6),
+    p50: Math.round(count('p50') / 1000),
+    p99: Math.round(count('p99') / 1000),
+    errors: count('connect') + count('read') + count('write'),
+    timeouts: count('timeout'),
+    non2xx: count('status'),
+    total: count('requests'),
+  };
+}
+
+/** Which load generator runs: --generator, else wrk when it is on the PATH. */
+function generator(): 'wrk' | 'autocannon' {
+  const at = process.argv.indexOf('--generator');
+  const asked = at >= 0 ? process.argv[at + 1] : undefined;
+  if (asked === 'wrk' || asked === 'autocannon') return asked;
+  if (asked !== undefined) throw new Error(`--generator: expected wrk or autocannon, got ${asked}`);
+  try {
+    execFileSync('wrk', ['--version'], { stdio: 'ignore' });
+  } catch (error) {
+    // wrk --version prints its usage and exits 1: only a missing binary means no wrk.
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'autocannon';
+  }
+  return 'wrk';
+}
+
+/** autocannon, in its own process so it does not share the server's event loop. */
 async function load(url: string, key: string, pathsFile: string): Promise<void> {
   const require = createRequire(import.meta.url);
   const autocannon = require('autocannon') as (options: Record<string, unknown>) => Promise<{
@@ -172,12 +259,16 @@ async function main(): Promise<void> {
     const at = process.argv.indexOf(`--${name}`);
     return at >= 0 ? [`--${name}`, process.argv[at + 1] as string] : [];
   });
-  const result = await runChild<LoadResult>(script, 'load', [server.url, key, pathsFile, ...passthrough]);
+  const tool = generator();
+  const result =
+    tool === 'wrk'
+      ? loadWithWrk(server.url, key, pathsFile)
+      : await runChild<LoadResult>(script, 'load', [server.url, key, pathsFile, ...passthrough]);
   await server.close();
   rmSync(pathsFile, { force: true });
   const errors = result.errors + result.timeouts + result.non2xx;
   const lines = [
-    `mailsift HTTP benchmark — ${count} messages, search over HTTP with a bearer key, ${workers} server process(es)`,
+    `mailsift HTTP benchmark — ${count} messages, search over HTTP with a bearer key, ${workers} server process(es), load from ${tool}`,
     `requests/s:  ${result.requestsPerSecond.toFixed(0)}   (target ≥ 500)`,
     `latency:     p50 ${result.p50} ms   p99 ${result.p99} ms   (target p99 < 100 ms)`,
     `errors:      ${errors} (connection ${result.errors}, timeouts ${result.timeouts}, non-2xx ${result.non2xx}) of ${result.total} requests`,
