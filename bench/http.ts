@@ -1,7 +1,7 @@
 // npm run bench:http — serves a 100,000-message archive (--messages N) over the HTTP API
 // and drives search requests at it from a separate load generator: 50 connections, 30 s
 // (--connections, --seconds), a rotating list of realistic queries, against `mailsift serve
-// --workers N` (--workers, default 1). The generator is Debian's wrk when installed (`apt-get
+// --workers N` (--workers, default one per core). The generator is Debian's wrk when installed (`apt-get
 // install wrk`), else autocannon (--generator wrk|autocannon). Prints requests/s, p50/p99
 // latency and errors.
 
@@ -9,7 +9,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
@@ -250,7 +250,8 @@ async function main(): Promise<void> {
   writeFileSync(pathsFile, JSON.stringify(paths));
   const key = createKey(db, { name: 'bench' }).key;
   engine.close();
-  const workers = numberArg('workers', 'BENCH_WORKERS', 1);
+  // One server process per core, as a deployment on this machine would run it.
+  const workers = numberArg('workers', 'BENCH_WORKERS', availableParallelism());
   const server = await serve(path, workers);
   process.stdout.write(
     `serving ${count} messages at ${server.url} (${workers} worker process(es)); ${paths.length} rotating queries; load from a separate process …\n`,
