@@ -1,9 +1,9 @@
 // npm run bench:http — serves a 100,000-message archive (--messages N) over the HTTP API
 // and drives search requests at it from a separate load generator: 50 connections, 30 s
 // (--connections, --seconds), a rotating list of realistic queries, against `mailsift serve
-// --workers N` (--workers, default one per core). The generator is Debian's wrk when installed (`apt-get
-// install wrk`), else autocannon (--generator wrk|autocannon). Prints requests/s, p50/p99
-// latency and errors.
+// --workers N` (--workers, default one per core). The generator is Debian's wrk when
+// installed (`apt-get install wrk`), else autocannon (--generator wrk|autocannon). Prints
+// requests/s, p50/p99 latency and errors.
 
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
