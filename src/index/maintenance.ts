@@ -1,6 +1,7 @@
 // Rebuilding the keyword index from the store, and checking that the two agree (every
 // message indexed once, no orphan rows, FTS5's own structure sound, checksums current).
 
+import { boundHeapGrowth } from '../core/heap-growth.js';
 import { checkSenders, type Db, loadMessage, rebuildSenders, sql } from '../store/index.js';
 import { analyseDocument } from './document.js';
 import { forgetWords, indexMessages } from './hook.js';
@@ -30,13 +31,19 @@ export function reindex(db: Db, onProgress?: (progress: ReindexProgress) => void
   let done = 0;
   let after = 0;
   const nextBatch = db.prepare('SELECT id FROM messages WHERE id > ? ORDER BY id LIMIT ?').pluck();
-  for (;;) {
-    const ids = nextBatch.all(after, REINDEX_BATCH) as number[];
-    if (ids.length === 0) break;
-    db.transaction(() => indexMessages(db, ids))();
-    done += ids.length;
-    after = ids[ids.length - 1] as number;
-    onProgress?.({ done, total });
+  // Each batch's staging dies at its commit: unbounded, the heap grew to 4× what lived.
+  const release = boundHeapGrowth();
+  try {
+    for (;;) {
+      const ids = nextBatch.all(after, REINDEX_BATCH) as number[];
+      if (ids.length === 0) break;
+      db.transaction(() => indexMessages(db, ids))();
+      done += ids.length;
+      after = ids[ids.length - 1] as number;
+      onProgress?.({ done, total });
+    }
+  } finally {
+    release();
   }
   setMeta(db, 'state', 'ready');
   return { indexed: done };

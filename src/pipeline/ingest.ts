@@ -4,6 +4,7 @@
 // re-running finishes the job: stored locations are skipped, re-read copies dedupe.
 
 import { describeError, MailsiftError } from '../core/errors.js';
+import { withBoundedHeapGrowth } from '../core/heap-growth.js';
 import type { MailSource, SourceEntry } from '../core/types.js';
 import { openSource } from '../source/index.js';
 import type { Archive } from '../store/archive.js';
@@ -11,7 +12,6 @@ import { hasExtraction, saveExtraction } from '../store/index.js';
 import { type Inbox, MessageStore } from '../store/message-store.js';
 import type { PreparedMessage } from '../store/records.js';
 import { type ExtractPendingReport, extractPending } from './extract-pending.js';
-import { withBoundedHeapGrowth } from './heap-growth.js';
 import { sha256 } from './prepare.js';
 import { createPreparePool, type PreparePool } from './prepare-pool.js';
 

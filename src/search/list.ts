@@ -40,7 +40,7 @@ function hiddenLabels(request: ListRequest): string[] {
 }
 
 function singleInbox(db: Db): number {
-  const rows = db.prepare('SELECT id FROM inboxes LIMIT 2').pluck().all() as number[];
+  const rows = sql(db, 'SELECT id FROM inboxes LIMIT 2').pluck().all() as number[];
   return rows.length === 1 ? (rows[0] as number) : 0;
 }
 

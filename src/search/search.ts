@@ -5,7 +5,7 @@
 import { isLanguage, parseQuery, type QueryGroup } from '../analysis/index.js';
 import { MailsiftError } from '../core/errors.js';
 import { assertIndexReady, type Column, indexedLanguages, indexSecret } from '../index/index.js';
-import { type Db, inboxByName } from '../store/index.js';
+import { type Db, inboxByName, sql } from '../store/index.js';
 import { typoVariants } from './fuzzy.js';
 import { type MessageHit, messageHit, type Scored, scoreDetails, type ThreadHit, threadHit } from './hits.js';
 import { exactMatch, fuzzyMatch, type HighlightTerms, highlightTerms, type Match } from './match.js';
@@ -101,9 +101,7 @@ function plan(db: Db, params: unknown, mode: Mode): Planned {
     });
   }
   const watermark =
-    token?.watermark ??
-    (db.prepare('SELECT max(id) AS n FROM messages').get() as { n: number | null }).n ??
-    0;
+    token?.watermark ?? (sql(db, 'SELECT max(id) AS n FROM messages').get() as { n: number | null }).n ?? 0;
   const ctx: RankContext = {
     inboxId,
     after: request.after,
