@@ -10,13 +10,13 @@ import { type Db, inboxByName, sql } from '../store/index.js';
 import type { ChunkKind, ChunkMeta } from './chunk.js';
 import type { Embedder } from './embedder.js';
 import { extractFilters, type QuestionFilters } from './filters.js';
-import { filterSql, type KeywordHit, keywordLeg } from './keyword-leg.js';
+import { crowded, fuse, keywordThreads, mergeLeg, splitKey, threadKey } from './fusion.js';
+import { filterSql, keywordLeg } from './keyword-leg.js';
 import { syncChunks } from './sync.js';
 import { distances, knn, vectorModel } from './vectors.js';
 
 /** Longest question accepted: a question, not a document (50 KB pasted mail is refused). */
 export const MAX_QUESTION_CHARS = 2000;
-export const RRF_K = 60;
 
 export type RetrievalMode = 'hybrid' | 'keyword' | 'vector';
 
@@ -81,56 +81,6 @@ interface ChunkRow {
   meta: string;
 }
 
-const threadKey = (inboxId: number, threadId: string): string => `${inboxId}:${threadId}`;
-const splitKey = (key: string): { inboxId: number; threadId: string } => {
-  const at = key.indexOf(':');
-  return { inboxId: Number(key.slice(0, at)), threadId: key.slice(at + 1) };
-};
-
-/**
- * Adds weight/(k + rank) for each list's items (rank 1-based, first appearance counts); an
- * item's weight defaults to 1.
- */
-function fuse(
-  lists: ReadonlyArray<readonly string[]>,
-  weights: ReadonlyArray<ReadonlyMap<string, number>> = [],
-): Map<string, number> {
-  const scores = new Map<string, number>();
-  lists.forEach((list, l) => {
-    const seen = new Set<string>();
-    let rank = 0;
-    for (const key of list) {
-      if (seen.has(key)) continue;
-      seen.add(key);
-      rank++;
-      scores.set(key, (scores.get(key) ?? 0) + (weights[l]?.get(key) ?? 1) / (RRF_K + rank));
-    }
-  });
-  return scores;
-}
-
-/**
- * Rank constant for merging one leg's own lists: steep, so a thread its summary and its
- * messages both bring near the question goes first, yet a thread only one list finds at
- * the very top (an answer in an attachment, which no summary quotes) still ranks high.
- */
-const LEG_K = 5;
-
-/**
- * One ranking from several lists of the same leg, by reciprocal rank with LEG_K, ties to
- * the best single rank. The vector leg's summary and detail lists are one leg: fused with
- * the keyword leg as two, they would outvote it two to one.
- */
-function mergeLeg(lists: ReadonlyArray<readonly string[]>): string[] {
-  const merged = new Map<string, { rank: number; score: number }>();
-  for (const list of lists)
-    [...new Set(list)].forEach((key, i) => {
-      const entry = merged.get(key) ?? { rank: Number.POSITIVE_INFINITY, score: 0 };
-      merged.set(key, { rank: Math.min(entry.rank, i + 1), score: entry.score + 1 / (LEG_K + i + 1) });
-    });
-  return [...merged].sort((a, b) => b[1].score - a[1].score || a[1].rank - b[1].rank).map(([key]) => key);
-}
-
 function validate(question: string): string {
   const trimmed = question.trim();
   if (trimmed === '')
@@ -142,23 +92,6 @@ function validate(question: string): string {
       { param: 'question' },
     );
   return trimmed;
-}
-
-/**
- * Threads of the keyword hits, best first: a thread scores its best message plus a decaying
- * share of the next two, so a conversation that keeps returning to the question's subject
- * outranks a single message that mentions it once.
- */
-function keywordThreads(hits: readonly KeywordHit[]): string[] {
-  const scores = new Map<string, number[]>();
-  for (const h of hits) {
-    const key = threadKey(h.inboxId, h.threadId);
-    scores.set(key, [...(scores.get(key) ?? []), h.score]);
-  }
-  return [...scores]
-    .map(([key, s]) => [key, (s[0] ?? 0) + 0.5 * (s[1] ?? 0) + 0.25 * (s[2] ?? 0)] as const)
-    .sort((a, b) => b[1] - a[1])
-    .map(([key]) => key);
 }
 
 /** Messages (by rowid) that may be shown under the filters: trusted, not excluded. */
@@ -341,9 +274,10 @@ export async function retrieve(
     }))
     .filter((m) => top.has(rowThread.get(m.rowid) ?? ''))
     .sort((a, b) => b.score - a.score);
+  const shown = crowded(ranked, rowThread);
 
   const info = sql(db, 'SELECT message_id AS messageId, thread_id AS threadId FROM messages WHERE id = ?');
-  const messages = ranked.flatMap((m) => {
+  const messages = shown.flatMap((m) => {
     const row = info.get(m.rowid) as { messageId: string; threadId: string } | undefined;
     return row ? [{ ...row, score: m.score }] : [];
   });
