@@ -160,12 +160,18 @@ class ByteReader {
   }
 }
 
+// One pair serves every call (result() copies out): a segment flush encodes ~10^5 terms,
+// and two fresh 4 KB buffers per term were gigabytes of short-lived off-heap memory for
+// the collector to find (200k terms: 0.66–5.2 s CPU fresh, 0.19–0.23 s reused).
+const postingsBytes = new ByteWriter();
+const positionsBytes = new ByteWriter();
+
 export function encodePostings(
   list: TermList,
   columns: number,
 ): { postings: Uint8Array; positions: Uint8Array } {
-  const out = new ByteWriter();
-  const where = new ByteWriter();
+  const out = postingsBytes.reset();
+  const where = positionsBytes.reset();
   const { ords, counts, positions } = list;
   out.varint(ords.length);
   let previous = -1;
