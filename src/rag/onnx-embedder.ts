@@ -1,6 +1,6 @@
 // The `onnx` embedder: a sentence-embedding model run in process by onnxruntime-node from a
-// local folder (model.onnx, the model's own tokenizer, mailsift-model.json), mean-pooled
-// over real tokens and L2-normalized. scripts/fetch-model.sh [--model NAME] makes such a folder.
+// local folder (model.onnx, the model's own tokenizer, mailsift-model.json), pooled as the model
+// was trained (mean of real tokens, or [CLS]) and L2-normalized. scripts/fetch-model.sh makes one.
 
 import { readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -30,7 +30,7 @@ export interface OnnxEmbedderOptions {
 }
 
 /** The models scripts/fetch-model.sh knows, by the folder name it gives them. */
-export const FETCHABLE_MODELS = ['all-MiniLM-L6-v2', 'e5-small-v2-q'] as const;
+export const FETCHABLE_MODELS = ['all-MiniLM-L6-v2', 'bge-small-en-v15', 'e5-small-v2-q'] as const;
 export type FetchableModel = (typeof FETCHABLE_MODELS)[number];
 /** The model an onnx embedder without a `path` runs. */
 export const DEFAULT_MODEL: FetchableModel = 'all-MiniLM-L6-v2';
@@ -47,13 +47,14 @@ export function defaultModelDir(
 const manifestSchema = z.object({
   name: z.string().min(1),
   dims: z.number().int().positive(),
-  pooling: z.literal('mean'),
+  /** mean: average of the real tokens' vectors (sentence-transformers, e5); cls: the first token's (bge). */
+  pooling: z.enum(['mean', 'cls']),
   normalize: z.boolean(),
   /** Default truncation: the length the model was trained for. */
   maxTokens: z.number().int().min(2).optional(),
   /** The position table's size: no input may be longer. */
   maxPositions: z.number().int().min(2).optional(),
-  /** Retrieval models trained with markers (e5: "query: ", "passage: ") need them on their input. */
+  /** Retrieval models trained with markers (e5: "query: ", "passage: "; bge: an instruction on queries) need them. */
   queryPrefix: z.string().default(''),
   passagePrefix: z.string().default(''),
 });
@@ -129,26 +130,28 @@ function int64(
   return new ort.Tensor('int64', values, [rows, cols]);
 }
 
-/** Mean of the real tokens' vectors (padding excluded), then L2-normalized when the model wants it. */
+/** One vector per row as the model was trained to pool, then L2-normalized when the model wants it. */
 function pool(
   hidden: Float32Array,
   batch: readonly Encoded[],
   seq: number,
-  dims: number,
-  normalize: boolean,
+  manifest: Manifest,
 ): Float32Array[] {
+  const { dims } = manifest;
   return batch.map((row, b) => {
     const out = new Float32Array(dims);
-    for (let t = 0; t < row.ids.length; t++) {
+    // [CLS] is the row's first token; mean pooling averages every real token (padding excluded).
+    const tokens = manifest.pooling === 'cls' ? 1 : row.ids.length;
+    for (let t = 0; t < tokens; t++) {
       const base = (b * seq + t) * dims;
       for (let d = 0; d < dims; d++) out[d] = (out[d] as number) + (hidden[base + d] as number);
     }
     let norm = 0;
     for (let d = 0; d < dims; d++) {
-      out[d] = (out[d] as number) / Math.max(1, row.ids.length);
+      out[d] = (out[d] as number) / Math.max(1, tokens);
       norm += (out[d] as number) ** 2;
     }
-    const scale = normalize ? 1 / Math.max(Math.sqrt(norm), 1e-12) : 1;
+    const scale = manifest.normalize ? 1 / Math.max(Math.sqrt(norm), 1e-12) : 1;
     for (let d = 0; d < dims; d++) out[d] = (out[d] as number) * scale;
     return out;
   });
@@ -233,7 +236,7 @@ export function onnxEmbedder(options: OnnxEmbedderOptions): Embedder {
         'embedder',
         null,
       );
-    return pool(output.data as Float32Array, batch, seq, manifest.dims, manifest.normalize);
+    return pool(output.data as Float32Array, batch, seq, manifest);
   };
 
   // One session runs one batch at a time (it already uses every core); calls queue here.
