@@ -6,6 +6,7 @@
 
 import { createExtractor, type Extractor } from '../attachments/index.js';
 import { describeError } from '../core/errors.js';
+import { withBoundedHeapGrowth } from '../core/heap-growth.js';
 import {
   type Archive,
   type Db,
@@ -17,6 +18,7 @@ import {
   sql,
 } from '../store/index.js';
 import { toStoredExtraction } from './attachment-content.js';
+import { withoutMmap } from './without-mmap.js';
 
 export interface ExtractionCounts {
   ok: number;
@@ -71,10 +73,14 @@ const stagedChars = (extraction: StoredExtraction | null): number =>
 /** A batch also commits after this long, so a slow extractor still makes durable progress. */
 const BATCH_MS = 1000;
 
-export async function extractPending(
+export function extractPending(
   archive: Archive,
   options: ExtractPendingOptions = {},
 ): Promise<ExtractPendingReport> {
+  return withBoundedHeapGrowth(() => withoutMmap(archive.db, () => drain(archive, options)));
+}
+
+async function drain(archive: Archive, options: ExtractPendingOptions): Promise<ExtractPendingReport> {
   const db = archive.db;
   const started = Date.now();
   const pending = pendingExtractions(db);

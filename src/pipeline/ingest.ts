@@ -14,6 +14,7 @@ import type { PreparedMessage } from '../store/records.js';
 import { type ExtractPendingReport, extractPending } from './extract-pending.js';
 import { sha256 } from './prepare.js';
 import { createPreparePool, type PreparePool } from './prepare-pool.js';
+import { withoutMmap } from './without-mmap.js';
 
 export interface IngestOptions {
   /** Inbox the messages belong to (default 'default'). */
@@ -128,14 +129,11 @@ async function ingestPaths(
   };
   const started = Date.now();
   const totals = emptyCounts();
-  // Mapped database pages count towards RSS and the file grows with the mailbox; the
-  // ingest's reads are index lookups that the bounded page cache serves as well.
-  const mmapSize = store.db.pragma('mmap_size', { simple: true }) as number;
-  store.db.pragma('mmap_size = 0');
   try {
-    for (const source of sources) addCounts(totals, await ingestSource(context, source, options));
+    await withoutMmap(store.db, async () => {
+      for (const source of sources) addCounts(totals, await ingestSource(context, source, options));
+    });
   } finally {
-    store.db.pragma(`mmap_size = ${mmapSize}`);
     await context.pool.close();
   }
   const elapsedMs = Date.now() - started;
