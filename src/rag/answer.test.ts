@@ -21,14 +21,17 @@ describe('answers with citations', () => {
     const answer = await ask(engine, 'does option B include the forklift lease?', { inbox: 'work' });
     expect(answer.method).toBe('extractive');
     expect(answer.retrieval.mode).toBe('keyword');
-    const lease = answer.citations.find((c) => c.messageId === 'budget-q-0603@lagomaggiore-tessuti.example');
+    // The sentence that answers it: option B "costs 48,000 EUR including the forklift lease".
+    const lease = answer.citations.find(
+      (c) => c.messageId === 'budget-root-0603@harbor-freight.example' && c.quote.includes('forklift lease'),
+    );
     expect(lease).toMatchObject({
-      from: 'Marco Bianchi <marco.bianchi@lagomaggiore-tessuti.example>',
-      subject: 'Re: Q3 logistics budget: three options for the Rotterdam hub',
-      date: '2024-06-03T09:40:00.000Z',
+      from: 'Anna Keller <anna.keller@harbor-freight.example>',
+      subject: 'Q3 logistics budget: three options for the Rotterdam hub',
+      date: '2024-06-03T07:12:00.000Z',
     });
-    expect(lease?.quote).toContain('forklift lease');
-    expect(answer.answer).toContain('[budget-q-0603@lagomaggiore-tessuti.example]');
+    expect(lease?.quote).toContain('48,000 EUR including the forklift lease');
+    expect(answer.answer).toContain('[budget-root-0603@harbor-freight.example]');
   });
 
   it('prompts with delimited untrusted mail, keeps known citations and flags unknown ones', async () => {

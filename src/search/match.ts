@@ -72,9 +72,14 @@ function alternatives(group: QueryGroup, match: GroupMatch): Alternative[] {
   text.push({ terms: group.parts, prefix: false });
   for (const variant of match.variants ?? []) text.push(word(variant));
   found.push({ columns: EXACT_TEXT_COLUMNS, phrases: text });
-  // A stem equal to the word is already matched by the exact alternative.
-  const stems = group.parts.length === 1 ? (group.stems[0] ?? []).filter((s) => s !== group.parts[0]) : [];
-  if (stems.length > 0) found.push({ columns: STEM_COLUMNS, phrases: stems.map(word) });
+  if (group.parts.length !== 1) return found;
+  const part = group.parts[0] as string;
+  const stems = group.stems[0] ?? [];
+  const others = stems.filter((s) => s !== part);
+  if (others.length > 0) found.push({ columns: STEM_COLUMNS, phrases: others.map(word) });
+  // A stem equal to the word: documents with the word itself are the exact alternative's,
+  // its other forms (`routers` for `router`) hold it as a stem token only.
+  if (others.length < stems.length) found.push({ columns: ['text_stems'], phrases: [word(part)] });
   return found;
 }
 
