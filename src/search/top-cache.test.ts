@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reindex } from '../index/index.js';
+import type { TopRows } from './ranked-query.js';
 import { searchMessages, searchThreads } from './search.js';
 import { openTestArchive, type TestArchive } from './test-helpers.js';
+import { cachedTop } from './top-cache.js';
 
 let archive: TestArchive;
 beforeAll(async () => {
@@ -60,5 +62,45 @@ describe('ranked heads kept between requests', () => {
     expect(after).not.toContain(second);
     expect(new Set(after).size).toBe(after.length);
     expect(after).toHaveLength(before.length - 1);
+  });
+});
+
+describe('the kept heads budget', () => {
+  const ctx = {
+    inboxId: 0,
+    after: null,
+    before: null,
+    origin: 0,
+    watermark: 1e9,
+    maxBoost: 1.5,
+    halfLifeDays: 30,
+  };
+  const head = (rows: number): TopRows => ({
+    rows: Array.from({ length: rows }, (_, i) => ({ rowid: i + 1, date: 0, score: 1 })),
+    more: true,
+  });
+  const ranked = (what: string[], rows: number): number => {
+    let ranks = 0;
+    for (const w of what)
+      cachedTop(archive.db, w, ctx, rows, () => {
+        ranks++;
+        return head(rows);
+      });
+    return ranks;
+  };
+
+  it('keeps a working set of hundreds of distinct first pages', () => {
+    const queries = Array.from({ length: 700 }, (_, i) => `messages q${i}`);
+    expect(ranked(queries, 101)).toBe(700);
+    expect(ranked(queries, 101)).toBe(0);
+  });
+
+  it('lets the least recently served heads go when their rows exceed it', () => {
+    expect(ranked(['deep a', 'deep b'], 100_000)).toBe(2);
+    expect(ranked(['deep a'], 100_000)).toBe(0);
+    // A third deep head is past the budget: b, served longest ago, goes; a stays.
+    expect(ranked(['deep c'], 100_000)).toBe(1);
+    expect(ranked(['deep a', 'deep c'], 100_000)).toBe(0);
+    expect(ranked(['deep b'], 100_000)).toBe(1);
   });
 });

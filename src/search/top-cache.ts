@@ -8,15 +8,24 @@
 import { type Db, sql } from '../store/index.js';
 import type { RankContext, TopRows } from './ranked-query.js';
 
-/** Heads kept per connection (each ≤ 1,001 rows). */
-const KEPT_HEADS = 256;
+/**
+ * Rows of kept heads per connection (a row is ~100 bytes: ~25 MB). Bounded by rows, not
+ * heads: a first page keeps 101 rows, a deep page's head 1,001, and a count of heads
+ * either wasted memory or evicted a working set of a few hundred distinct queries.
+ */
+const KEPT_ROWS = 262_144;
 
 interface Kept {
   readonly state: string;
   readonly top: TopRows;
 }
 
-const heads = new WeakMap<Db, Map<string, Kept>>();
+interface Heads {
+  readonly kept: Map<string, Kept>;
+  rows: number;
+}
+
+const heads = new WeakMap<Db, Heads>();
 
 /**
  * What a ranking read, as one string: equal strings, equal rankings. The generation
@@ -43,22 +52,34 @@ export function cachedTop(
 ): TopRows {
   const key = JSON.stringify([what, ctx, need]);
   const state = indexState(db);
-  let kept = heads.get(db);
-  const found = kept?.get(key);
+  let cache = heads.get(db);
+  const found = cache?.kept.get(key);
   if (found?.state === state) {
-    kept?.delete(key);
-    kept?.set(key, found);
+    cache?.kept.delete(key);
+    cache?.kept.set(key, found);
     return found.top;
   }
   const top = rank();
-  if (!kept) {
-    kept = new Map();
-    heads.set(db, kept);
+  if (!cache) {
+    cache = { kept: new Map(), rows: 0 };
+    heads.set(db, cache);
   }
-  kept.delete(key);
-  if (kept.size >= KEPT_HEADS) kept.delete(kept.keys().next().value as string);
-  kept.set(key, { state, top });
+  forget(cache, key);
+  cache.kept.set(key, { state, top });
+  cache.rows += top.rows.length;
+  // Least recently served first (a Map iterates in insertion order; a hit re-inserts).
+  for (const oldest of cache.kept.keys()) {
+    if (cache.rows <= KEPT_ROWS || oldest === key) break;
+    forget(cache, oldest);
+  }
   return top;
+}
+
+function forget(cache: Heads, key: string): void {
+  const gone = cache.kept.get(key);
+  if (!gone) return;
+  cache.kept.delete(key);
+  cache.rows -= gone.top.rows.length;
 }
 
 /** Forgets every kept head of `db`. */
