@@ -27,6 +27,21 @@ describe('Russian consonant alternation', () => {
     });
     afterAll(() => archive.engine.close());
 
+    it('finds the other forms of a word that is its own stem ("склад": "складе", "склада")', () => {
+      const db = archive.engine.archive.db;
+      const inbox = (db.prepare("SELECT id FROM inboxes WHERE name = 'work'").get() as { id: number }).id;
+      const question = 'Что на склад?';
+      const found = keywordLeg(db, question, [inbox], extractFilters(db, question, [inbox]), 10).map(
+        (h) =>
+          (db.prepare('SELECT message_id AS id FROM messages WHERE id = ?').get(h.rowid) as { id: string })
+            .id,
+      );
+      // None of them says "склад" itself.
+      expect(found).toEqual(
+        expect.arrayContaining(['st-4417-arrival@stroytorg.example', 'inventory-0913@kovcheg-mebel.example']),
+      );
+    });
+
     it('counts "выгружена" as the "выгрузили" a question asks about', () => {
       const db = archive.engine.archive.db;
       const inbox = (db.prepare("SELECT id FROM inboxes WHERE name = 'work'").get() as { id: number }).id;

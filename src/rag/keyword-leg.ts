@@ -101,7 +101,7 @@ function topicGroups(groups: readonly QueryGroup[], filters: ExtractedFilters): 
 
 /** Any of the group's forms in any field; identifiers match whole tokens, not prefixes. */
 function groupExpression(group: QueryGroup): string {
-  return `(${groupAlternatives(withAlternates(group), { prefix: false }).join(' OR ')})`;
+  return `(${groupAlternatives(withAlternates(group), { prefix: false, otherForms: true }).join(' OR ')})`;
 }
 
 /**
