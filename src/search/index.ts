@@ -27,3 +27,4 @@ export {
   searchThreads,
   type ThreadSearchResult,
 } from './search.js';
+export { warmUpSearch } from './warm-up.js';

@@ -6,7 +6,7 @@ import type { Command } from 'commander';
 import { Mailsift } from '../../../engine.js';
 import { loadHealthThresholds } from '../../../health/index.js';
 import { embedderProbe } from '../../../rag/index.js';
-import { keepDecodedHits } from '../../../search/index.js';
+import { keepDecodedHits, warmUpSearch } from '../../../search/index.js';
 import { checkAuthHost, type RunningServer, startServer } from '../../http/index.js';
 import { handleMcpHttp } from '../../mcp/index.js';
 import { nonNegativeInteger, positiveInteger } from '../arguments.js';
@@ -92,6 +92,7 @@ async function serveHere(path: string, options: ServeOptions): Promise<RunningSe
   const providers = configuredProviders();
   const engine = Mailsift.open(path);
   try {
+    warmUpSearch(engine.archive.db);
     return await startServer(engine, {
       health: {
         thresholds: loadHealthThresholds(),
