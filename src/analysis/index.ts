@@ -8,8 +8,9 @@
 //   their last part, so parts stay adjacent for phrases), 'stem' to the stem column.
 // - Documents omit stems equal to their word; a query stem therefore matches a document's
 //   stem column OR its exact column.
-// - Identifier fields hold words and the suffix compounds of runs tied by joiners; a query
-//   group matches one of them, its last part as a prefix from MIN_PREFIX_LENGTH characters.
+// - Identifier fields hold words and the suffix compounds of runs tied by joiners (led by
+//   '_', so a word's prefix never reaches them); a query group matches one of them
+//   (identifierCompound), its last part as a prefix from MIN_PREFIX_LENGTH characters.
 // - Terms are cut to MAX_TOKEN_LENGTH on both sides, so a longer query run still matches
 //   its whole (cut) token; match such a part exactly, not as a prefix of something longer.
 // - Highlights come from the original text: Token.start/end and QueryGroup.start/end.

@@ -53,8 +53,8 @@ const word = (term: string): Phrase => ({ terms: [term], prefix: false });
 
 /**
  * A group on identifier fields: one part is a word; several are one of the suffix
- * compounds documents index (`lewis@acme` → lewis_acme…, within one address or word). The
- * last part matches by prefix when `prefix` allows, else whole: the compound alone or
+ * compounds documents index (`lewis@acme` → _lewis_acme…, within one address or word).
+ * The last part matches by prefix when `prefix` allows, else whole: the compound alone or
  * followed by more parts.
  */
 function identifierPhrases(group: QueryGroup, prefix: boolean): Phrase[] {
@@ -67,8 +67,8 @@ function identifierPhrases(group: QueryGroup, prefix: boolean): Phrase[] {
 }
 
 /**
- * The alternatives one group may match: identifier fields (adjacent parts, the last by
- * prefix: `noreply@github` finds noreply@github.com), exact text forms, stems.
+ * The alternatives one group may match: identifier fields (a word or a suffix compound, the
+ * last part by prefix: `noreply@github` finds noreply@github.com), exact text forms, stems.
  */
 function alternatives(group: QueryGroup, match: GroupMatch): Alternative[] {
   const found: Alternative[] = [
