@@ -232,6 +232,8 @@ async function serve(db: string, workers: number): Promise<{ url: string; close(
 }
 
 async function main(): Promise<void> {
+  // A bad --generator fails before anything is built or served.
+  const tool = generator();
   const messages = numberArg('messages', 'BENCH_MESSAGES', 100_000);
   const path = await archive(messages);
   const engine = Mailsift.open(path);
@@ -256,7 +258,6 @@ async function main(): Promise<void> {
     const at = process.argv.indexOf(`--${name}`);
     return at >= 0 ? [`--${name}`, process.argv[at + 1] as string] : [];
   });
-  const tool = generator();
   const result =
     tool === 'wrk'
       ? loadWithWrk(server.url, key, pathsFile)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { analyze, identifierAnalyzer, textAnalyzer } from './analyzers.js';
+import { analyze, identifierAnalyzer, identifierWordsAnalyzer, textAnalyzer } from './analyzers.js';
 import { assertAnalyzesTo, spans } from './assert-analyzes-to.js';
 
 describe('identifierAnalyzer', () => {
@@ -85,6 +85,17 @@ describe('offsets map back to the original text', () => {
     const run = 'a'.repeat(300);
     const [token] = assertAnalyzesTo(identifierAnalyzer(), ` ${run} `, ['a'.repeat(64)]);
     expect(token).toMatchObject({ start: 1, end: 301 });
+  });
+});
+
+describe('identifierWordsAnalyzer', () => {
+  it('gives the identifier analyzer’s words, at the same offsets, without the compounds', () => {
+    const input = 'Kevin Lewis <kevin.lewis@acme-corp.com>';
+    const words = identifierAnalyzer()
+      .analyze(input, 'document')
+      .filter((t) => t.kind === 'word');
+    expect(identifierWordsAnalyzer().analyze(input, 'document')).toEqual(words);
+    expect(words).toHaveLength(7);
   });
 });
 

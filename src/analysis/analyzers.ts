@@ -51,6 +51,16 @@ export function identifierAnalyzer(): Analyzer {
 const IDENTIFIER = createAnalyzer('identifier', CHAR_FILTERS, [foldFilter, identifierCompoundFilter]);
 
 /**
+ * The identifier analyzer's words alone, for locating matches in a field's text (highlights
+ * walk the runs themselves; building every suffix compound only to drop it cost each hit).
+ */
+export function identifierWordsAnalyzer(): Analyzer {
+  return IDENTIFIER_WORDS;
+}
+
+const IDENTIFIER_WORDS = createAnalyzer('identifier-words', CHAR_FILTERS, [foldFilter]);
+
+/**
  * Text fields (authored body, attachment text, quoted history): folded words, compound
  * identifiers, and stems in `language` (none when null). Tokens come in stream order:
  * each word, then its stem, and a compound right after its last part.

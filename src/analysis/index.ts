@@ -15,7 +15,7 @@
 //   its whole (cut) token; match such a part exactly, not as a prefix of something longer.
 // - Highlights come from the original text: Token.start/end and QueryGroup.start/end.
 
-export { analyze, identifierAnalyzer, textAnalyzer } from './analyzers.js';
+export { analyze, identifierAnalyzer, identifierWordsAnalyzer, textAnalyzer } from './analyzers.js';
 export { COMPOUND_SEPARATOR, identifierCompound } from './compound-filter.js';
 export { editDistanceWithin, maxEditsFor } from './edit-distance.js';
 export { foldTerm, MAX_TOKEN_LENGTH } from './fold.js';

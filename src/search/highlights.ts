@@ -2,7 +2,7 @@
 // matched terms wrapped in `**`, located with the analyzers' token offsets.
 
 import {
-  identifierAnalyzer,
+  identifierWordsAnalyzer,
   JOINER_CHARS,
   type Language,
   type Token,
@@ -32,9 +32,7 @@ const JOINERS = new Set(JOINER_CHARS);
  * prefix: what the index's suffix compounds matched.
  */
 function identifierSpans(text: string, terms: HighlightTerms): Span[] {
-  const words = identifierAnalyzer()
-    .analyze(text, 'document')
-    .filter((t) => t.kind === 'word');
+  const words = identifierWordsAnalyzer().analyze(text, 'document');
   const tied = (k: number): boolean => {
     const previous = words[k - 1] as Token;
     return (words[k] as Token).start === previous.end + 1 && JOINERS.has(text[previous.end] as string);
