@@ -54,6 +54,21 @@ export const KEYWORD_TOKENIZER = `"unicode61 remove_diacritics 0 tokenchars '_'"
 
 // contentless + contentless_delete: the store keeps the text, the index only postings,
 // which keeps it well under the raw mail size; deletes still work row by row.
+/** A statement adding one to the keyword_meta counter `key`. */
+const bump = (key: string): string =>
+  `INSERT INTO keyword_meta (key, value) VALUES ('${key}', '1')
+     ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1;`;
+
+/** Triggers counting changes to what hits show: [name, event]. */
+const HIT_SOURCES: ReadonlyArray<readonly [string, string]> = [
+  ['keyword_hits_label_added', 'AFTER INSERT ON message_labels'],
+  ['keyword_hits_label_removed', 'AFTER DELETE ON message_labels'],
+  ['keyword_hits_message_changed', 'AFTER UPDATE ON messages'],
+  ['keyword_hits_text_added', 'AFTER INSERT ON attachment_texts'],
+  ['keyword_hits_text_changed', 'AFTER UPDATE ON attachment_texts'],
+  ['keyword_hits_inbox_renamed', 'AFTER UPDATE ON inboxes'],
+];
+
 const CREATE = `
   CREATE VIRTUAL TABLE IF NOT EXISTS keyword_index USING fts5(
     ${COLUMNS.join(', ')},
@@ -91,10 +106,13 @@ const CREATE = `
   -- Counts changes to what ranking reads of keyword_docs besides the postings: a process
   -- keeps a ranked head only while this (and the segments) stay as they were.
   CREATE TRIGGER IF NOT EXISTS keyword_docs_changed AFTER UPDATE OF excluded, thread_id ON keyword_docs
-    BEGIN
-      INSERT INTO keyword_meta (key, value) VALUES ('docs_version', '1')
-        ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1;
-    END;
+    BEGIN ${bump('docs_version')} END;
+  -- Counts changes to what a search hit shows besides its ranking (labels, message rows,
+  -- attachment texts, inbox names): a process keeps built hits only while this (and the
+  -- segments) stay as they were (src/search/hit-cache.ts).
+${HIT_SOURCES.map(
+  ([name, event]) => `  CREATE TRIGGER IF NOT EXISTS ${name} ${event} BEGIN ${bump('hits_version')} END;`,
+).join('\n')}
   -- Words of the text fields, for typo candidates: a plain b-tree scans a term range far
   -- faster than fts5vocab, which reads every term's doclist. Never pruned: a word whose
   -- messages are gone only costs a candidate that matches nothing.
@@ -141,6 +159,15 @@ const CREATE = `
     threads TEXT
   );
   CREATE INDEX IF NOT EXISTS search_snapshots_created ON search_snapshots (created_at);
+  -- Ranked heads shared by the processes of one server, each valid for the index state it
+  -- was ranked from (src/search/shared-heads.ts). Disposable, pruned on write.
+  CREATE TABLE IF NOT EXISTS search_heads (
+    key TEXT PRIMARY KEY,
+    state TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    head TEXT NOT NULL
+  );
+  CREATE INDEX IF NOT EXISTS search_heads_created ON search_heads (created_at);
 `;
 
 export type IndexState = 'ready' | 'stale';
@@ -178,6 +205,7 @@ export function dropKeywordTables(db: Db): void {
     'keyword_docs_label_removed',
     'keyword_docs_thread_moved',
     'keyword_docs_changed',
+    ...HIT_SOURCES.map(([name]) => name),
   ]) {
     db.exec(`DROP TRIGGER IF EXISTS ${trigger}`);
   }
@@ -191,6 +219,7 @@ export function dropKeywordTables(db: Db): void {
     'keyword_terms',
     'keyword_languages',
     'search_snapshots',
+    'search_heads',
   ]) {
     db.exec(`DROP TABLE IF EXISTS ${table}`);
   }

@@ -7,6 +7,7 @@ import { type Db, loadMessage, type StoredMessage, sql } from '../store/index.js
 import { buildHighlights, type Highlights } from './highlights.js';
 import type { HighlightTerms } from './match.js';
 import { BULK_FACTOR } from './ranked-query.js';
+import { StateCache } from './state-cache.js';
 
 const PREVIEW_CHARS = 200;
 
@@ -104,6 +105,62 @@ export interface Scored {
   readonly explain?: Explanation;
 }
 
+/** What a hit is built from besides the query: the message, its indexed language and bulk flag. */
+interface HitSource {
+  readonly message: StoredMessage;
+  readonly language: Language | null;
+  readonly bulk: boolean;
+}
+
+/**
+ * Per-connection memories for a long-lived process (state-cache.ts), exact while the
+ * archive state holds. Once a query's ranked head was kept, loading each hit's message
+ * (five queries and an inflate) and locating the terms in its fields (analysing each
+ * field) were ~70% of a served search's CPU (measured, 100k, bench:http steady state);
+ * the messages that rank high recur across queries, and an agent repeats queries.
+ */
+const SOURCE_CHARS = 16 * 1024 * 1024;
+const sources = new StateCache<HitSource>(SOURCE_CHARS, ({ message }) => messageChars(message));
+const highlightsKept = new StateCache<Highlights>(16_384, () => 1);
+const threadsKept = new StateCache<ThreadSummary>(8_192, () => 1);
+
+/** Forgets every kept hit source, highlight and thread summary of `db`. */
+export function clearHitCaches(db: Db): void {
+  sources.clear(db);
+  highlightsKept.clear(db);
+  threadsKept.clear(db);
+}
+
+/** Characters a loaded message holds, roughly: its cleaned body and attachment texts. */
+function messageChars(message: StoredMessage): number {
+  // `body` is the flattened text every other part is a span of: the parts double it.
+  let chars = 1024 + 2 * message.cleaned.body.length + message.subject.length;
+  for (const block of message.cleaned.forwarded) chars += JSON.stringify(block).length;
+  for (const a of message.attachments) chars += a.extraction?.text?.length ?? 0;
+  return chars;
+}
+
+function loadSource(db: Db, rowid: number): HitSource {
+  const message = loadMessage(db, rowid) as StoredMessage;
+  const stored = sql(db, 'SELECT language, bulk FROM keyword_docs WHERE rowid = ?').get(rowid) as
+    | { language: string | null; bulk: number }
+    | undefined;
+  const language = stored?.language != null && isLanguage(stored.language) ? stored.language : null;
+  return { message, language, bulk: Boolean(stored?.bulk) };
+}
+
+/** The query's highlight terms, as a key: equal keys, equal highlights. */
+export function highlightKey(terms: HighlightTerms): string {
+  return JSON.stringify([terms.identifierGroups, [...terms.textExact], terms.textPhrases, [...terms.stems]]);
+}
+
+/** The archive state hits are kept under, and the query's highlight terms with their key. */
+export interface HitContext {
+  readonly state: string;
+  readonly terms: HighlightTerms;
+  readonly termsKey: string;
+}
+
 /**
  * Loads a ranked row and attributes its match. Fields are attributed by locating the
  * query's terms in each field's text, the same way the index matched them; `explain`
@@ -112,22 +169,23 @@ export interface Scored {
 export function scoreDetails(
   db: Db,
   row: { rowid: number; score: number },
-  terms: HighlightTerms,
+  hit: HitContext,
   explain: {
     contributions: Record<Column, number> | undefined;
     recency: number;
     match: 'exact' | 'fuzzy';
   } | null,
 ): Scored {
-  const message = loadMessage(db, row.rowid) as StoredMessage;
-  const stored = sql(db, 'SELECT language, bulk FROM keyword_docs WHERE rowid = ?').get(row.rowid) as
-    | { language: string | null; bulk: number }
-    | undefined;
-  const language: Language | null =
-    stored?.language != null && isLanguage(stored.language) ? stored.language : null;
-  const highlights = buildHighlights(fieldTexts(message), language, terms);
+  const {
+    message,
+    language,
+    bulk: isBulk,
+  } = sources.get(db, hit.state, String(row.rowid), () => loadSource(db, row.rowid));
+  const highlights = highlightsKept.get(db, hit.state, `${row.rowid}\u0001${hit.termsKey}`, () =>
+    buildHighlights(fieldTexts(message), language, hit.terms),
+  );
   if (!explain) return { message, highlights, score: row.score };
-  const bulk = stored?.bulk ? BULK_FACTOR : 1;
+  const bulk = isBulk ? BULK_FACTOR : 1;
   const fields: Partial<Record<Column, number>> = {};
   for (const column of COLUMNS) {
     const value = explain.contributions?.[column] ?? 0;
@@ -166,13 +224,21 @@ interface ThreadRow {
   subject: string;
 }
 
-export function threadHit(db: Db, scored: Scored): ThreadHit {
-  const { message } = scored;
+/** Who took part in a thread, how long it is, and its first subject and last message. */
+interface ThreadSummary {
+  readonly subject: string | undefined;
+  readonly senders: string[];
+  readonly recipients: string[];
+  readonly messageCount: number;
+  readonly last: ThreadRow | undefined;
+}
+
+function summarizeThread(db: Db, inboxId: number, threadId: string): ThreadSummary {
   const rows = sql(
     db,
     `SELECT message_id, date, from_name, from_address, to_json, cc_json, subject FROM messages
      WHERE inbox_id = ? AND thread_id = ? ORDER BY date, id`,
-  ).all(message.inboxId, message.threadId) as ThreadRow[];
+  ).all(inboxId, threadId) as ThreadRow[];
   const senders = new Set<string>();
   const recipients = new Set<string>();
   for (const row of rows) {
@@ -185,13 +251,28 @@ export function threadHit(db: Db, scored: Scored): ThreadHit {
       recipients.add(formatAddress(a));
     }
   }
-  const last = rows[rows.length - 1];
   return {
-    threadId: message.threadId,
-    subject: rows[0]?.subject ?? message.subject,
+    subject: rows[0]?.subject,
     senders: [...senders],
     recipients: [...recipients],
     messageCount: rows.length,
+    last: rows[rows.length - 1],
+  };
+}
+
+export function threadHit(db: Db, state: string, scored: Scored): ThreadHit {
+  const { message } = scored;
+  const thread = threadsKept.get(db, state, `${message.inboxId}:${message.threadId}`, () =>
+    summarizeThread(db, message.inboxId, message.threadId),
+  );
+  const { last } = thread;
+  return {
+    threadId: message.threadId,
+    subject: thread.subject ?? message.subject,
+    // Copies: the summary is kept for later requests.
+    senders: [...thread.senders],
+    recipients: [...thread.recipients],
+    messageCount: thread.messageCount,
     lastMessageId: last?.message_id ?? message.messageId,
     timestamp: new Date(last?.date ?? message.date.getTime()).toISOString(),
     preview: preview(message),

@@ -27,4 +27,5 @@ export {
   searchThreads,
   type ThreadSearchResult,
 } from './search.js';
+export { shareRankedHeads } from './shared-heads.js';
 export { warmUpSearch } from './warm-up.js';

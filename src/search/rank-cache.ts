@@ -3,6 +3,7 @@
 // stored snapshot. The stored row stays the source of truth; a miss reads it.
 
 import type { Db } from '../store/index.js';
+import { clearHitCaches } from './hits.js';
 import { clearHitsCache } from './hits-cache.js';
 import type { Snapshot } from './snapshot.js';
 import { clearTopCache } from './top-cache.js';
@@ -13,12 +14,13 @@ const CACHED_RANKINGS = 16;
 const caches = new WeakMap<Db, Map<string, Snapshot>>();
 
 /**
- * Drops every cached ranking and ranked head of `db`, and every decoded phrase hit (tests
- * and benchmarks use it to act as a new process).
+ * Drops every cached ranking, ranked head and built hit of `db`, and every decoded phrase
+ * hit (tests and benchmarks use it to act as a new process).
  */
 export function clearRankCache(db: Db): void {
   caches.delete(db);
   clearTopCache(db);
+  clearHitCaches(db);
   clearHitsCache();
 }
 

@@ -7,7 +7,16 @@ import { MailsiftError } from '../core/errors.js';
 import { assertIndexReady, type Column, indexedLanguages, indexSecret } from '../index/index.js';
 import { type Db, inboxByName, sql } from '../store/index.js';
 import { typoVariants } from './fuzzy.js';
-import { type MessageHit, messageHit, type Scored, scoreDetails, type ThreadHit, threadHit } from './hits.js';
+import {
+  type HitContext,
+  highlightKey,
+  type MessageHit,
+  messageHit,
+  type Scored,
+  scoreDetails,
+  type ThreadHit,
+  threadHit,
+} from './hits.js';
 import { exactMatch, fuzzyMatch, type HighlightTerms, highlightTerms, type Match } from './match.js';
 import {
   decodePageToken,
@@ -28,8 +37,10 @@ import {
   topMessages,
   topThreads,
 } from './ranked-query.js';
+import { publishHeads } from './shared-heads.js';
 import { loadSnapshot, SNAPSHOT_PAGES, type SnapshotDraft, saveSnapshot, snapshotId } from './snapshot.js';
 import { type Mode, snapshotPage } from './snapshot-page.js';
+import { archiveState } from './state-cache.js';
 
 /** Time fuzzy fill may spend finding typo candidates before it is skipped (and reported). */
 export const FUZZY_BUDGET_MS = 40;
@@ -245,7 +256,9 @@ function nextToken(db: Db, planned: Planned, mode: Mode, page: RankedPage): stri
   });
 }
 
-function details(db: Db, planned: Planned, page: RankedPage): Scored[] {
+/** The page's rows loaded and attributed, under the archive state `state`. */
+function details(db: Db, planned: Planned, page: RankedPage, state: string): Scored[] {
+  const hit: HitContext = { state, terms: page.terms, termsKey: highlightKey(page.terms) };
   const contributions = new Map<number, Record<Column, number>>();
   if (planned.request.explain) {
     const byMatch = new Map<Match, number[]>();
@@ -259,7 +272,7 @@ function details(db: Db, planned: Planned, page: RankedPage): Scored[] {
     scoreDetails(
       db,
       row,
-      page.terms,
+      hit,
       planned.request.explain
         ? {
             contributions: contributions.get(row.rowid),
@@ -290,8 +303,9 @@ export function searchMessages(db: Db, params: unknown): MessageSearchResult {
   const { planned, page, messages } = db.transaction(() => {
     const planned = plan(db, params, 'messages');
     const page = rankPage(db, planned, 'messages');
-    return { planned, page, messages: details(db, planned, page).map(messageHit) };
+    return { planned, page, messages: details(db, planned, page, archiveState(db)).map(messageHit) };
   })();
+  publishHeads(db);
   const token = nextToken(db, planned, 'messages', page);
   return { ...envelope(planned, page, token, messages.length), messages };
 }
@@ -301,8 +315,14 @@ export function searchThreads(db: Db, params: unknown): ThreadSearchResult {
   const { planned, page, threads } = db.transaction(() => {
     const planned = plan(db, params, 'threads');
     const page = rankPage(db, planned, 'threads');
-    return { planned, page, threads: details(db, planned, page).map((scored) => threadHit(db, scored)) };
+    const state = archiveState(db);
+    return {
+      planned,
+      page,
+      threads: details(db, planned, page, state).map((scored) => threadHit(db, state, scored)),
+    };
   })();
+  publishHeads(db);
   const token = nextToken(db, planned, 'threads', page);
   return { ...envelope(planned, page, token, threads.length), threads };
 }

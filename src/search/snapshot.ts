@@ -4,7 +4,7 @@
 
 import { createHash } from 'node:crypto';
 import { MailsiftError } from '../core/errors.js';
-import { type Db, sql } from '../store/index.js';
+import { type Db, sql, writeBriefly } from '../store/index.js';
 import { cachedSnapshot, keepSnapshot } from './rank-cache.js';
 import type { RankedRow } from './ranked-query.js';
 
@@ -74,12 +74,6 @@ export function snapshotId(draft: SnapshotDraft): string {
     .slice(0, 22);
 }
 
-/** A write that cannot happen now: a read-only connection, or the lock held past WRITE_WAIT_MS. */
-function unwritable(error: unknown): boolean {
-  const code = (error as { code?: unknown }).code;
-  return typeof code === 'string' && (code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_BUSY'));
-}
-
 /**
  * Stores a frozen order (and prunes expired and surplus ones) in its own short write
  * transaction, after the page's read transaction: upgrading that one to a writer would
@@ -94,36 +88,28 @@ export function saveSnapshot(db: Db, id: string, draft: SnapshotDraft, now = Dat
     keepSnapshot(db, { id, createdAt: stored, ...draft });
     return true;
   }
-  const wait = db.pragma('busy_timeout', { simple: true }) as number;
-  db.pragma(`busy_timeout = ${Math.min(wait, WRITE_WAIT_MS)}`);
-  try {
-    db.transaction(() => {
-      sql(db, 'DELETE FROM search_snapshots WHERE created_at < ?').run(now - SNAPSHOT_TTL_MS);
-      sql(
-        db,
-        `INSERT INTO search_snapshots (id, created_at, inbox_id, kind, fingerprint, complete, ranked, threads)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET created_at = excluded.created_at`,
-      ).run(
-        id,
-        now,
-        draft.inboxId,
-        draft.kind,
-        draft.fingerprint,
-        draft.complete ? 1 : 0,
-        pack(draft.rows),
-        draft.threads?.join('\n') ?? null,
-      );
-      sql(
-        db,
-        'DELETE FROM search_snapshots WHERE id IN (SELECT id FROM search_snapshots ORDER BY created_at DESC LIMIT -1 OFFSET ?)',
-      ).run(MAX_SNAPSHOTS);
-    }).immediate();
-  } catch (error) {
-    if (unwritable(error)) return false;
-    throw error;
-  } finally {
-    db.pragma(`busy_timeout = ${wait}`);
-  }
+  const written = writeBriefly(db, WRITE_WAIT_MS, () => {
+    sql(db, 'DELETE FROM search_snapshots WHERE created_at < ?').run(now - SNAPSHOT_TTL_MS);
+    sql(
+      db,
+      `INSERT INTO search_snapshots (id, created_at, inbox_id, kind, fingerprint, complete, ranked, threads)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET created_at = excluded.created_at`,
+    ).run(
+      id,
+      now,
+      draft.inboxId,
+      draft.kind,
+      draft.fingerprint,
+      draft.complete ? 1 : 0,
+      pack(draft.rows),
+      draft.threads?.join('\n') ?? null,
+    );
+    sql(
+      db,
+      'DELETE FROM search_snapshots WHERE id IN (SELECT id FROM search_snapshots ORDER BY created_at DESC LIMIT -1 OFFSET ?)',
+    ).run(MAX_SNAPSHOTS);
+  });
+  if (!written) return false;
   keepSnapshot(db, { id, createdAt: now, ...draft });
   return true;
 }

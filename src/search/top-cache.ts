@@ -1,12 +1,13 @@
 // First pages' ranked heads kept per connection for a long-lived process: an agent that
 // repeats a query within the hour gets the same head without ranking every match again.
-// A kept head is served only while nothing it was ranked from has changed: the index
-// generation, the segments and their tombstones, the newest message (the watermark is in
-// the key), and the labels and threads of indexed messages (keyword_meta 'docs_version',
-// bumped by a trigger).
+// A kept head is served only while nothing it was ranked from has changed (archiveState;
+// the newest message is the watermark in the key). Workers of one server also share the
+// heads they rank (shared-heads.ts).
 
-import { type Db, sql } from '../store/index.js';
+import type { Db } from '../store/index.js';
 import type { RankContext, TopRows } from './ranked-query.js';
+import { offerHead, sharedHead } from './shared-heads.js';
+import { archiveState, StateCache } from './state-cache.js';
 
 /**
  * Rows of kept heads per connection (a row is ~100 bytes: ~25 MB). Bounded by rows, not
@@ -15,32 +16,7 @@ import type { RankContext, TopRows } from './ranked-query.js';
  */
 const KEPT_ROWS = 262_144;
 
-interface Kept {
-  readonly state: string;
-  readonly top: TopRows;
-}
-
-interface Heads {
-  readonly kept: Map<string, Kept>;
-  rows: number;
-}
-
-const heads = new WeakMap<Db, Heads>();
-
-/**
- * What a ranking read, as one string: equal strings, equal rankings. The generation
- * changes when the index is rebuilt, which may number its segments again from 1.
- */
-function indexState(db: Db): string {
-  return sql(
-    db,
-    `SELECT coalesce((SELECT value FROM keyword_meta WHERE key = 'generation'), '') || '|' ||
-       coalesce((SELECT group_concat(id || ':' || dead) FROM keyword_segments), '') || '|' ||
-       coalesce((SELECT value FROM keyword_meta WHERE key = 'docs_version'), '')`,
-  )
-    .pluck()
-    .get() as string;
-}
+const heads = new StateCache<TopRows>(KEPT_ROWS, (top) => top.rows.length);
 
 /** The head `rank` computes for (`what`, `ctx`, `need`), or the one kept for it while still exact. */
 export function cachedTop(
@@ -51,38 +27,17 @@ export function cachedTop(
   rank: () => TopRows,
 ): TopRows {
   const key = JSON.stringify([what, ctx, need]);
-  const state = indexState(db);
-  let cache = heads.get(db);
-  const found = cache?.kept.get(key);
-  if (found?.state === state) {
-    cache?.kept.delete(key);
-    cache?.kept.set(key, found);
-    return found.top;
-  }
-  const top = rank();
-  if (!cache) {
-    cache = { kept: new Map(), rows: 0 };
-    heads.set(db, cache);
-  }
-  forget(cache, key);
-  cache.kept.set(key, { state, top });
-  cache.rows += top.rows.length;
-  // Least recently served first (a Map iterates in insertion order; a hit re-inserts).
-  for (const oldest of cache.kept.keys()) {
-    if (cache.rows <= KEPT_ROWS || oldest === key) break;
-    forget(cache, oldest);
-  }
-  return top;
-}
-
-function forget(cache: Heads, key: string): void {
-  const gone = cache.kept.get(key);
-  if (!gone) return;
-  cache.kept.delete(key);
-  cache.rows -= gone.top.rows.length;
+  const state = archiveState(db);
+  return heads.get(db, state, key, () => {
+    const shared = sharedHead(db, key, state);
+    if (shared) return shared;
+    const top = rank();
+    offerHead(db, key, state, top);
+    return top;
+  });
 }
 
 /** Forgets every kept head of `db`. */
 export function clearTopCache(db: Db): void {
-  heads.delete(db);
+  heads.clear(db);
 }

@@ -8,6 +8,7 @@ export {
   type StoredExtraction,
   saveExtraction,
 } from './attachment-texts.js';
+export { writeBriefly } from './brief-write.js';
 export { labelForFolder, mergeLabels } from './labels.js';
 export {
   findMessage,

@@ -6,7 +6,7 @@ import type { Command } from 'commander';
 import { Mailsift } from '../../../engine.js';
 import { loadHealthThresholds } from '../../../health/index.js';
 import { embedderProbe } from '../../../rag/index.js';
-import { keepDecodedHits, warmUpSearch } from '../../../search/index.js';
+import { keepDecodedHits, shareRankedHeads, warmUpSearch } from '../../../search/index.js';
 import { checkAuthHost, type RunningServer, startServer } from '../../http/index.js';
 import { handleMcpHttp } from '../../mcp/index.js';
 import { nonNegativeInteger, positiveInteger } from '../arguments.js';
@@ -89,6 +89,8 @@ export function registerServe(program: Command, globals: () => GlobalOptions): v
 /** One server in this process, over its own connection to the archive. */
 async function serveHere(path: string, options: ServeOptions): Promise<RunningServer> {
   keepDecodedHits();
+  // Workers of one server rank a repeated query once between them, not once each.
+  if (options.workers > 1) shareRankedHeads();
   const providers = configuredProviders();
   const engine = Mailsift.open(path);
   try {
