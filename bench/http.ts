@@ -1,7 +1,8 @@
 // npm run bench:http — serves a 100,000-message archive (--messages N) over the HTTP API
 // and drives search requests at it from a separate load generator: 50 connections, 30 s
-// (--connections, --seconds), a rotating list of realistic queries, against `mailsift serve
-// --workers N` (--workers, default one per core). The generator is autocannon, or Debian's
+// (--connections, --seconds), a rotating list of realistic queries (or with --distinct,
+// ~20,000 that are nearly never repeated), against `mailsift serve --workers N` (--workers,
+// default one per core). The generator is autocannon, or Debian's
 // wrk with --generator wrk (`apt-get install wrk`). Prints requests/s, p50/p99 latency and
 // errors.
 
@@ -181,23 +182,27 @@ async function archive(messages: number): Promise<string> {
   return path;
 }
 
-/** Queries an agent would send: identifiers, sender domains and address prefixes, subject words. */
-function queryPaths(db: Db, inbox: string): string[] {
+/**
+ * Queries an agent would send: identifiers, sender domains and address prefixes, subject
+ * words. By default a rotating list of ~700 (each is asked again every second or so, as
+ * agents repeat themselves, and the server keeps what it ranked and built); with
+ * `distinct`, ~20,000 different ones, so that nearly every request is a query the server
+ * has not seen.
+ */
+function queryPaths(db: Db, inbox: string, distinct: boolean): string[] {
   // The index keeps no fts5vocab table of its own; sampling reads one over it.
   db.exec(
     "CREATE VIRTUAL TABLE IF NOT EXISTS temp.keyword_vocab USING fts5vocab('main', 'keyword_index', 'row')",
   );
   const identifiers = (
     db
-      .prepare(
-        "SELECT term FROM keyword_vocab WHERE term GLOB '*_*[0-9]*' AND doc BETWEEN 1 AND 50 LIMIT 150",
-      )
+      .prepare("SELECT term FROM keyword_vocab WHERE term GLOB '*_*[0-9]*' AND doc BETWEEN 1 AND 50 LIMIT ?")
       .pluck()
-      .all() as string[]
+      .all(distinct ? 5_000 : 150) as string[]
   ).map((t) => t.replace(/_/g, '-'));
   const senders = db
-    .prepare('SELECT from_address, subject FROM messages WHERE id % 331 = 0 LIMIT 300')
-    .all() as Array<{ from_address: string; subject: string }>;
+    .prepare('SELECT from_address, subject FROM messages WHERE id % ? = 0 LIMIT ?')
+    .all(distinct ? 7 : 331, distinct ? 12_000 : 300) as Array<{ from_address: string; subject: string }>;
   const queries = [...identifiers];
   senders.forEach((row, i) => {
     const [local = '', domain = ''] = row.from_address.split('@');
@@ -206,11 +211,10 @@ function queryPaths(db: Db, inbox: string): string[] {
     if (words.length >= 2) queries.push(words.slice(0, 2).join(' '));
   });
   const base = `/v1/inboxes/${encodeURIComponent(inbox)}`;
-  return queries
-    .filter((q) => q.trim() !== '')
-    .map(
-      (q, i) => `${base}/${i % 5 === 4 ? 'threads' : 'messages'}/search?q=${encodeURIComponent(q)}&limit=10`,
-    );
+  const kept = queries.filter((q) => q.trim() !== '');
+  return (distinct ? [...new Set(kept)] : kept).map(
+    (q, i) => `${base}/${i % 5 === 4 ? 'threads' : 'messages'}/search?q=${encodeURIComponent(q)}&limit=10`,
+  );
 }
 
 /** `mailsift serve` as a user runs it, on a free port; close() sends SIGTERM and waits. */
@@ -243,7 +247,8 @@ async function main(): Promise<void> {
   const inbox =
     (db.prepare('SELECT name FROM inboxes ORDER BY id LIMIT 1').pluck().get() as string) ?? 'bench';
   const count = (db.prepare('SELECT count(*) FROM messages').pluck().get() as number).toLocaleString('en');
-  const paths = queryPaths(db, inbox);
+  const distinct = process.argv.includes('--distinct');
+  const paths = queryPaths(db, inbox, distinct);
   const pathsFile = join(tmpdir(), `mailsift-bench-http-${process.pid}.json`);
   writeFileSync(pathsFile, JSON.stringify(paths));
   const key = createKey(db, { name: 'bench' }).key;
@@ -252,7 +257,7 @@ async function main(): Promise<void> {
   const workers = numberArg('workers', 'BENCH_WORKERS', availableParallelism());
   const server = await serve(path, workers);
   process.stdout.write(
-    `serving ${count} messages at ${server.url} (${workers} worker process(es)); ${paths.length} rotating queries; load from a separate process …\n`,
+    `serving ${count} messages at ${server.url} (${workers} worker process(es)); ${paths.length} ${distinct ? 'distinct' : 'rotating'} queries; load from a separate process …\n`,
   );
   const passthrough = ['connections', 'seconds'].flatMap((name) => {
     const at = process.argv.indexOf(`--${name}`);
@@ -266,7 +271,7 @@ async function main(): Promise<void> {
   rmSync(pathsFile, { force: true });
   const errors = result.errors + result.timeouts + result.non2xx;
   const lines = [
-    `mailsift HTTP benchmark — ${count} messages, search over HTTP with a bearer key, ${workers} server process(es), load from ${tool}`,
+    `mailsift HTTP benchmark — ${count} messages, search over HTTP with a bearer key, ${workers} server process(es), ${paths.length} ${distinct ? 'distinct' : 'rotating'} queries, load from ${tool}`,
     `requests/s:  ${result.requestsPerSecond.toFixed(0)}   (target ≥ 500)`,
     `latency:     p50 ${result.p50} ms   p99 ${result.p99} ms   (target p99 < 100 ms)`,
     `errors:      ${errors} (connection ${result.errors}, timeouts ${result.timeouts}, non-2xx ${result.non2xx}) of ${result.total} requests`,
