@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MailsiftError } from '../core/errors.js';
 import {
+  concatPostings,
   decodeDocTable,
   decodePositions,
   decodePostings,
@@ -58,6 +59,34 @@ describe('postings codec', () => {
     const where = decodePositions(encoded.positions, some, null);
     expect(Array.from(where.positions)).toEqual([300, 301, 20_000, 0]);
     expect(Array.from(where.starts)).toEqual([0, 3]);
+  });
+
+  it('splices shifted postings into the blob a re-encoding of their union would be', () => {
+    // Two columns. The second part starts right after the first part's documents (base 3),
+    // the third far later (base 200), with a gap needing two varint bytes, as after a
+    // segment whose other documents lack the term.
+    const parts = [
+      { ords: [0, 2], counts: [1, 0, 2, 1], positions: [[5], [0, 7, 3]] },
+      { ords: [0], counts: [0, 4], positions: [[1, 2, 3, 400]] },
+      { ords: [1, 150], counts: [1, 1, 0, 1], positions: [[9, 9], [16_500]] },
+    ];
+    const bases = [0, 3, 200];
+    const encoded = parts.map((list) => encodePostings(list, 2));
+    const spliced = concatPostings(
+      encoded.map((e, i) => ({ postings: e.postings, base: bases[i] as number })),
+      2,
+    );
+    const union = encodePostings(
+      {
+        ords: parts.flatMap((list, i) => list.ords.map((ord) => ord + (bases[i] as number))),
+        counts: parts.flatMap((list) => list.counts),
+        positions: parts.flatMap((list) => list.positions),
+      },
+      2,
+    );
+    expect(Array.from(spliced)).toEqual(Array.from(union.postings));
+    expect(Array.from(Buffer.concat(encoded.map((e) => e.positions)))).toEqual(Array.from(union.positions));
+    expect(Array.from(decodePostings(spliced, 2).ords)).toEqual([0, 2, 3, 201, 350]);
   });
 
   it('encodes an empty list', () => {

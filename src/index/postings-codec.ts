@@ -116,18 +116,27 @@ class ByteWriter {
     return this;
   }
 
+  private reserve(bytes: number): void {
+    if (this.size + bytes <= this.bytes.length) return;
+    const grown = new Uint8Array(Math.max(this.bytes.length * 2, this.size + bytes));
+    grown.set(this.bytes.subarray(0, this.size));
+    this.bytes = grown;
+  }
+
   varint(value: number): void {
-    if (this.size + 5 > this.bytes.length) {
-      const grown = new Uint8Array(this.bytes.length * 2);
-      grown.set(this.bytes);
-      this.bytes = grown;
-    }
+    this.reserve(5);
     let v = value;
     while (v >= 0x80) {
       this.bytes[this.size++] = (v & 0x7f) | 0x80;
       v >>>= 7;
     }
     this.bytes[this.size++] = v;
+  }
+
+  append(chunk: Uint8Array): void {
+    this.reserve(chunk.length);
+    this.bytes.set(chunk, this.size);
+    this.size += chunk.length;
   }
 
   result(): Uint8Array {
@@ -196,6 +205,63 @@ export function encodePostings(
     }
   }
   return { postings: out.result(), positions: where.result() };
+}
+
+/** A postings blob whose ordinals move up by `base` when it is appended to others. */
+export interface ShiftedPostings {
+  readonly postings: Uint8Array;
+  readonly base: number;
+}
+
+/**
+ * The postings of `parts` as one blob, each part's ordinals moved up by its base: a merge
+ * of segments without tombstones, whose documents keep their order, writes this. Parts
+ * come by ascending base and their shifted ordinals must not overlap. Gaps within a part
+ * do not change, so only its first gap is rewritten and the rest copied; the positions
+ * blobs, which hold no ordinals, concatenate as they are.
+ */
+export function concatPostings(parts: readonly ShiftedPostings[], columns: number): Uint8Array {
+  const spans = parts.map((part) => postingsSpan(part.postings, columns));
+  const out = postingsBytes.reset();
+  out.varint(spans.reduce((sum, span) => sum + span.length, 0));
+  let previous = -1;
+  parts.forEach((part, p) => {
+    const span = spans[p] as PostingsSpan;
+    if (span.length === 0) return;
+    out.varint(part.base + span.first - previous - 1);
+    out.append(part.postings.subarray(span.rest));
+    previous = part.base + span.last;
+  });
+  return out.result();
+}
+
+interface PostingsSpan {
+  readonly length: number;
+  readonly first: number;
+  readonly last: number;
+  /** Byte offset just past the first entry's gap. */
+  readonly rest: number;
+}
+
+/** Walks a postings blob without decoding it into arrays. */
+function postingsSpan(blob: Uint8Array, columns: number): PostingsSpan {
+  const read = new ByteReader(blob);
+  const length = read.varint();
+  let ord = -1;
+  let first = -1;
+  let rest = read.at;
+  for (let i = 0; i < length; i++) {
+    ord += read.varint() + 1;
+    if (i === 0) {
+      first = ord;
+      rest = read.at;
+    }
+    const mask = read.varint();
+    let present = 0;
+    for (let c = 0; c < columns; c++) if (mask & (1 << c)) present++;
+    read.skip(present);
+  }
+  return { length, first, last: ord, rest };
 }
 
 /** Entries in a postings blob, read from its header. */
