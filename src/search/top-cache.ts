@@ -31,8 +31,9 @@ export function cachedTop(
   return heads.get(db, state, key, () => {
     const shared = sharedHead(db, key, state);
     if (shared) return shared;
+    const started = performance.now();
     const top = rank();
-    offerHead(db, key, state, top);
+    offerHead(db, key, state, top, performance.now() - started);
     return top;
   });
 }
