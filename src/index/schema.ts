@@ -4,7 +4,7 @@
 
 import { randomBytes } from 'node:crypto';
 import { MailsiftError } from '../core/errors.js';
-import { type Db, sql } from '../store/index.js';
+import { type Db, SCRATCH, sql } from '../store/index.js';
 
 /**
  * Bumped whenever analysis or column layout changes: an index written by another version
@@ -147,8 +147,13 @@ ${HIT_SOURCES.map(
   CREATE TABLE IF NOT EXISTS keyword_languages (language TEXT PRIMARY KEY) WITHOUT ROWID;
   CREATE TABLE IF NOT EXISTS keyword_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
   -- Relevance orders frozen when a first page was served, so later pages follow it while
-  -- mail arrives or goes (src/search/snapshot.ts). Disposable: expired rows are pruned on write.
-  CREATE TABLE IF NOT EXISTS search_snapshots (
+  -- mail arrives or goes (src/search/snapshot.ts), and ranked heads shared by the processes
+  -- of one server, each valid for the index state it was ranked from (shared-heads.ts).
+  -- Disposable, pruned on write, and in the scratch database beside the archive (see
+  -- attachScratch in src/store/archive.ts); older archives kept them in main.
+  DROP TABLE IF EXISTS main.search_snapshots;
+  DROP TABLE IF EXISTS main.search_heads;
+  CREATE TABLE IF NOT EXISTS ${SCRATCH}.search_snapshots (
     id TEXT PRIMARY KEY,
     created_at INTEGER NOT NULL,
     inbox_id INTEGER NOT NULL,
@@ -158,16 +163,14 @@ ${HIT_SOURCES.map(
     ranked BLOB NOT NULL,
     threads TEXT
   );
-  CREATE INDEX IF NOT EXISTS search_snapshots_created ON search_snapshots (created_at);
-  -- Ranked heads shared by the processes of one server, each valid for the index state it
-  -- was ranked from (src/search/shared-heads.ts). Disposable, pruned on write.
-  CREATE TABLE IF NOT EXISTS search_heads (
+  CREATE INDEX IF NOT EXISTS ${SCRATCH}.search_snapshots_created ON search_snapshots (created_at);
+  CREATE TABLE IF NOT EXISTS ${SCRATCH}.search_heads (
     key TEXT PRIMARY KEY,
     state TEXT NOT NULL,
     created_at INTEGER NOT NULL,
     head TEXT NOT NULL
   );
-  CREATE INDEX IF NOT EXISTS search_heads_created ON search_heads (created_at);
+  CREATE INDEX IF NOT EXISTS ${SCRATCH}.search_heads_created ON search_heads (created_at);
 `;
 
 export type IndexState = 'ready' | 'stale';
@@ -218,8 +221,8 @@ export function dropKeywordTables(db: Db): void {
     'keyword_tombstones',
     'keyword_terms',
     'keyword_languages',
-    'search_snapshots',
-    'search_heads',
+    `${SCRATCH}.search_snapshots`,
+    `${SCRATCH}.search_heads`,
   ]) {
     db.exec(`DROP TABLE IF EXISTS ${table}`);
   }

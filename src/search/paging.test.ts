@@ -158,9 +158,9 @@ describe('stable paging', () => {
     archive = a;
     const first = searchMessages(a.db, { q: 'maria', limit: 2 });
     expect(searchMessages(a.db, { q: 'maria', limit: 2 }).nextPageToken).toBe(first.nextPageToken);
-    expect(a.db.prepare('SELECT count(*) FROM search_snapshots').pluck().get()).toBe(1);
+    expect(a.db.prepare('SELECT count(*) FROM scratch.search_snapshots').pluck().get()).toBe(1);
     const token = first.nextPageToken as string;
-    a.db.prepare('UPDATE search_snapshots SET created_at = 0').run();
+    a.db.prepare('UPDATE scratch.search_snapshots SET created_at = 0').run();
     clearRankCache(a.db);
     const expired = (() => {
       try {
@@ -208,7 +208,8 @@ describe('stable paging', () => {
       threads: null,
       complete: true,
     };
-    const stored = () => a.db.prepare("SELECT created_at FROM search_snapshots WHERE id = 's'").pluck().get();
+    const stored = () =>
+      a.db.prepare("SELECT created_at FROM scratch.search_snapshots WHERE id = 's'").pluck().get();
     const at = Date.UTC(2026, 0, 1);
     expect(saveSnapshot(a.db, 's', draft, at)).toBe(true);
     expect(saveSnapshot(a.db, 's', draft, at + 30_000)).toBe(true);

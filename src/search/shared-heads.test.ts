@@ -19,14 +19,17 @@ afterAll(() => {
 });
 afterEach(() => {
   shareRankedHeads(false);
-  archive.db.exec('DELETE FROM search_heads');
+  archive.db.exec('DELETE FROM scratch.search_heads');
   clearRankCache(archive.db);
   clearRankCache(other.db);
 });
 
 const ids = (db: Db, q: string): string[] => searchMessages(db, { q }).messages.map((m) => m.messageId);
 const storedHeads = (): Array<{ key: string; head: string }> =>
-  archive.db.prepare('SELECT key, head FROM search_heads').all() as Array<{ key: string; head: string }>;
+  archive.db.prepare('SELECT key, head FROM scratch.search_heads').all() as Array<{
+    key: string;
+    head: string;
+  }>;
 
 describe('ranked heads shared between the workers of a server', () => {
   it('are not written by a process that did not turn sharing on (a CLI search)', () => {
@@ -50,7 +53,7 @@ describe('ranked heads shared between the workers of a server', () => {
     const head = JSON.parse(stored?.head as string) as TopRows;
     const reversed: TopRows = { ...head, rows: [...head.rows].reverse() };
     archive.db
-      .prepare('UPDATE search_heads SET head = ? WHERE key = ?')
+      .prepare('UPDATE scratch.search_heads SET head = ? WHERE key = ?')
       .run(JSON.stringify(reversed), stored?.key);
     expect(ids(other.db, 'invoice')).toEqual([...first].reverse());
   });

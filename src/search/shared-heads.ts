@@ -1,7 +1,7 @@
 // Ranked heads shared by the processes of one server (`serve --workers N`). Each process
 // keeps its own heads in memory (top-cache.ts), so without this every worker ranked every
 // distinct query once, and a query's second worker paid the full ranking again. A head is
-// stored in search_heads under the in-memory key with the index state it was ranked from,
+// stored in scratch.search_heads under the in-memory key with the index state it was ranked from,
 // and read only while that state holds. Off until a server turns it on: a one-shot CLI
 // search would only write rows nobody reads.
 
@@ -49,9 +49,9 @@ const offered = new WeakMap<Db, Offered[]>();
 /** The head another process ranked for `key` under `state`, when sharing is on. */
 export function sharedHead(db: Db, key: string, state: string): TopRows | undefined {
   if (!sharing) return undefined;
-  const head = sql(db, 'SELECT head FROM search_heads WHERE key = ? AND state = ?').pluck().get(key, state) as
-    | string
-    | undefined;
+  const head = sql(db, 'SELECT head FROM scratch.search_heads WHERE key = ? AND state = ?')
+    .pluck()
+    .get(key, state) as string | undefined;
   return head === undefined ? undefined : (JSON.parse(head) as TopRows);
 }
 
@@ -78,17 +78,17 @@ export function publishHeads(db: Db, now = Date.now()): void {
   writeBriefly(db, WRITE_WAIT_MS, () => {
     const insert = sql(
       db,
-      `INSERT INTO search_heads (key, state, created_at, head) VALUES (?, ?, ?, ?)
+      `INSERT INTO scratch.search_heads (key, state, created_at, head) VALUES (?, ?, ?, ?)
        ON CONFLICT (key) DO UPDATE SET state = excluded.state, created_at = excluded.created_at, head = excluded.head`,
     );
     for (const { key, state, top } of queue) insert.run(key, state, now, JSON.stringify(top));
-    sql(db, 'DELETE FROM search_heads WHERE created_at < ?').run(now - SHARED_HEAD_TTL_MS);
+    sql(db, 'DELETE FROM scratch.search_heads WHERE created_at < ?').run(now - SHARED_HEAD_TTL_MS);
     writes += queue.length;
     if (writes >= PRUNE_EVERY) {
       writes = 0;
       sql(
         db,
-        'DELETE FROM search_heads WHERE key IN (SELECT key FROM search_heads ORDER BY created_at DESC LIMIT -1 OFFSET ?)',
+        'DELETE FROM scratch.search_heads WHERE key IN (SELECT key FROM scratch.search_heads ORDER BY created_at DESC LIMIT -1 OFFSET ?)',
       ).run(MAX_SHARED_HEADS);
     }
   });

@@ -1,5 +1,5 @@
 // Frozen relevance orders. When a first page has a next one, the head of its ranked order
-// is stored in the archive (search_snapshots) and the page token names it, so every later
+// is stored beside the archive (scratch.search_snapshots) and the page token names it, so every later
 // page — from any process — follows the order page 1 saw, whatever bm25 says since.
 
 import { createHash } from 'node:crypto';
@@ -81,7 +81,7 @@ export function snapshotId(draft: SnapshotDraft): string {
  * cannot be written now, in which case paging falls back to live scores.
  */
 export function saveSnapshot(db: Db, id: string, draft: SnapshotDraft, now = Date.now()): boolean {
-  const stored = sql(db, 'SELECT created_at FROM search_snapshots WHERE id = ?').pluck().get(id) as
+  const stored = sql(db, 'SELECT created_at FROM scratch.search_snapshots WHERE id = ?').pluck().get(id) as
     | number
     | undefined;
   if (stored !== undefined && stored >= now - REFRESH_MS) {
@@ -89,10 +89,10 @@ export function saveSnapshot(db: Db, id: string, draft: SnapshotDraft, now = Dat
     return true;
   }
   const written = writeBriefly(db, WRITE_WAIT_MS, () => {
-    sql(db, 'DELETE FROM search_snapshots WHERE created_at < ?').run(now - SNAPSHOT_TTL_MS);
+    sql(db, 'DELETE FROM scratch.search_snapshots WHERE created_at < ?').run(now - SNAPSHOT_TTL_MS);
     sql(
       db,
-      `INSERT INTO search_snapshots (id, created_at, inbox_id, kind, fingerprint, complete, ranked, threads)
+      `INSERT INTO scratch.search_snapshots (id, created_at, inbox_id, kind, fingerprint, complete, ranked, threads)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET created_at = excluded.created_at`,
     ).run(
       id,
@@ -106,7 +106,7 @@ export function saveSnapshot(db: Db, id: string, draft: SnapshotDraft, now = Dat
     );
     sql(
       db,
-      'DELETE FROM search_snapshots WHERE id IN (SELECT id FROM search_snapshots ORDER BY created_at DESC LIMIT -1 OFFSET ?)',
+      'DELETE FROM scratch.search_snapshots WHERE id IN (SELECT id FROM scratch.search_snapshots ORDER BY created_at DESC LIMIT -1 OFFSET ?)',
     ).run(MAX_SNAPSHOTS);
   });
   if (!written) return false;
@@ -143,7 +143,7 @@ export function loadSnapshot(
   const snapshot = cachedSnapshot(db, id, () => {
     const row = sql(
       db,
-      'SELECT created_at, inbox_id, kind, fingerprint, complete, ranked, threads FROM search_snapshots WHERE id = ?',
+      'SELECT created_at, inbox_id, kind, fingerprint, complete, ranked, threads FROM scratch.search_snapshots WHERE id = ?',
     ).get(id) as SnapshotRow | undefined;
     if (!row) return undefined;
     return {

@@ -54,6 +54,7 @@ export function openArchive(path: string, options: { readonly?: boolean } = {}):
   }
   try {
     configure(db, options.readonly ?? false);
+    attachScratch(db, path);
     if (!options.readonly) migrate(db, path);
   } catch (error) {
     db.close();
@@ -96,6 +97,31 @@ function configure(db: Db, readonly: boolean): void {
   db.pragma('cache_size = -16384');
   db.pragma('mmap_size = 67108864');
   db.pragma('temp_store = MEMORY');
+}
+
+/** Schema name of the archive's scratch database (see attachScratch). */
+export const SCRATCH = 'scratch';
+
+/**
+ * Attaches the archive's scratch database, `<archive>-scratch`, as schema `scratch`: state
+ * the read path writes and may lose (frozen search orders, ranked heads shared by server
+ * workers). Kept apart because a commit to the archive makes every other connection drop
+ * its page cache: written into the archive, these cost a two-worker server 0.24 ms CPU per
+ * search (measured, 100k, ~6,400 distinct queries: 1,376 -> 1,691 req/s without them).
+ * An archive opened read-only whose scratch file cannot be opened gets one in memory.
+ */
+function attachScratch(db: Db, path: string): void {
+  const file = db.memory ? ':memory:' : `${path}-scratch`;
+  try {
+    db.prepare(`ATTACH DATABASE ? AS ${SCRATCH}`).run(file);
+  } catch (error) {
+    if (!db.readonly) throw error;
+    db.prepare(`ATTACH DATABASE ':memory:' AS ${SCRATCH}`).run();
+    return;
+  }
+  if (db.readonly || db.memory) return;
+  db.pragma(`${SCRATCH}.journal_mode = WAL`);
+  db.pragma(`${SCRATCH}.synchronous = NORMAL`);
 }
 
 function migrate(db: Db, path: string): void {

@@ -1,4 +1,4 @@
-export { type Archive, type Db, type IndexHook, openArchive, sql } from './archive.js';
+export { type Archive, type Db, type IndexHook, openArchive, SCRATCH, sql } from './archive.js';
 export {
   extractionsOfFormat,
   hasExtraction,
