@@ -13,7 +13,9 @@ describe('hits kept between requests', () => {
     const [first] = searchMessages(archive.db, { q: 'invoice' }).messages;
     expect(first?.labels).not.toContain('important');
     const rowid = archive.rowidOf(first?.messageId as string);
-    archive.db.prepare("INSERT INTO message_labels (message_rowid, label) VALUES (?, 'important')").run(rowid);
+    archive.db
+      .prepare("INSERT INTO message_labels (message_rowid, label) VALUES (?, 'important')")
+      .run(rowid);
     const [again] = searchMessages(archive.db, { q: 'invoice' }).messages;
     expect(again?.messageId).toBe(first?.messageId);
     expect(again?.labels).toContain('important');
@@ -21,7 +23,9 @@ describe('hits kept between requests', () => {
 
   it('show the highlights of the query asked, not of another query that found the same message', () => {
     const [byInvoice] = searchMessages(archive.db, { q: 'invoice' }).messages;
-    const subject = byInvoice?.subject.split(/\s+/).find((w) => /^\p{L}{4,}$/u.test(w) && !/invoice/i.test(w));
+    const subject = byInvoice?.subject
+      .split(/\s+/)
+      .find((w) => /^\p{L}{4,}$/u.test(w) && !/invoice/i.test(w));
     expect(subject).toBeDefined();
     const other = searchMessages(archive.db, { q: subject as string }).messages.find(
       (m) => m.messageId === byInvoice?.messageId,
