@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -33,5 +33,28 @@ describe('opening an archive', () => {
     expect(existing.db.pragma('page_size', { simple: true })).toBe(4096);
     expect(existing.db.prepare('SELECT count(*) FROM messages').pluck().get()).toBe(0);
     existing.close();
+  });
+
+  it('keeps disposable read-path state in a scratch database beside it, replaced when unreadable', () => {
+    const path = tempPath();
+    const archive = openArchive(path);
+    archive.db.exec('CREATE TABLE scratch.kept (x); INSERT INTO scratch.kept VALUES (1)');
+    // Not in the archive itself: other connections keep their page cache across these writes.
+    expect(
+      archive.db.prepare("SELECT count(*) FROM main.sqlite_schema WHERE name = 'kept'").pluck().get(),
+    ).toBe(0);
+    archive.close();
+    const again = openArchive(path);
+    expect(again.db.prepare('SELECT x FROM scratch.kept').pluck().get()).toBe(1);
+    again.close();
+
+    writeFileSync(`${path}-scratch`, 'not a database, e.g. a file cut short by a full disk');
+    rmSync(`${path}-scratch-wal`, { force: true });
+    const healed = openArchive(path);
+    expect(
+      healed.db.prepare("SELECT count(*) FROM scratch.sqlite_schema WHERE name = 'kept'").pluck().get(),
+    ).toBe(0);
+    healed.db.exec('CREATE TABLE scratch.kept (x)');
+    healed.close();
   });
 });

@@ -2,6 +2,7 @@
 // Indexes built on top (keyword, vectors, chunks) register hooks here so that their
 // writes and deletions share the store's transactions.
 
+import { rmSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { MailsiftError } from '../core/errors.js';
 import type { PreparedMessage } from './records.js';
@@ -105,23 +106,44 @@ export const SCRATCH = 'scratch';
 /**
  * Attaches the archive's scratch database, `<archive>-scratch`, as schema `scratch`: state
  * the read path writes and may lose (frozen search orders, ranked heads shared by server
- * workers). Kept apart because a commit to the archive makes every other connection drop
- * its page cache: written into the archive, these cost a two-worker server 0.24 ms CPU per
- * search (measured, 100k, ~6,400 distinct queries: 1,376 -> 1,691 req/s without them).
- * An archive opened read-only whose scratch file cannot be opened gets one in memory.
+ * workers). Kept out of the archive because a commit to the archive makes every other
+ * connection (each server worker) drop its page cache. Being disposable, a scratch file
+ * that is not a database is replaced rather than failing the archive; an archive opened
+ * read-only whose scratch file cannot be opened gets one in memory.
  */
 function attachScratch(db: Db, path: string): void {
-  const file = db.memory ? ':memory:' : `${path}-scratch`;
-  try {
-    db.prepare(`ATTACH DATABASE ? AS ${SCRATCH}`).run(file);
-  } catch (error) {
-    if (!db.readonly) throw error;
+  if (db.memory) {
     db.prepare(`ATTACH DATABASE ':memory:' AS ${SCRATCH}`).run();
     return;
   }
-  if (db.readonly || db.memory) return;
+  const file = `${path}-scratch`;
+  try {
+    openScratch(db, file);
+  } catch (error) {
+    const attached = db.pragma('database_list') as Array<{ name: string }>;
+    if (attached.some((d) => d.name === SCRATCH)) db.prepare(`DETACH DATABASE ${SCRATCH}`).run();
+    if (db.readonly) {
+      db.prepare(`ATTACH DATABASE ':memory:' AS ${SCRATCH}`).run();
+      return;
+    }
+    if (!isNotADatabase(error)) throw error;
+    for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
+    openScratch(db, file);
+  }
+}
+
+function openScratch(db: Db, file: string): void {
+  db.prepare(`ATTACH DATABASE ? AS ${SCRATCH}`).run(file);
+  // Reads the file's header: a file that is not a database fails here, not in a search.
+  db.prepare(`SELECT count(*) FROM ${SCRATCH}.sqlite_schema`).get();
+  if (db.readonly) return;
   db.pragma(`${SCRATCH}.journal_mode = WAL`);
   db.pragma(`${SCRATCH}.synchronous = NORMAL`);
+}
+
+function isNotADatabase(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT';
 }
 
 function migrate(db: Db, path: string): void {
