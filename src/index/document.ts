@@ -156,12 +156,36 @@ export function analyseBody(message: Omit<IndexableMessage, 'attachments'>): Bod
   };
 }
 
+/** The attachments' share of a document: its exact terms, its stems and its typo words. */
+interface AttachmentShare {
+  readonly exact: string;
+  readonly stems: string;
+  readonly words: readonly string[];
+}
+
+/**
+ * The last share analysed, by text and language. The carriers of one attachment are
+ * re-indexed one after another when its text is extracted (a thread's replies and forwards
+ * carry the same file), and most have the same attachment text and language: analysed once,
+ * not once per carrier. One entry holds at most ATTACHMENT_INDEX_CHARS of text.
+ */
+let lastShare: { text: string; language: Language | null; share: AttachmentShare } | null = null;
+
+function attachmentShare(text: string, language: Language | null): AttachmentShare {
+  if (lastShare !== null && lastShare.language === language && lastShare.text === text)
+    return lastShare.share;
+  const tokens = textAnalyzer(language).analyze(text, 'document');
+  const share = { exact: terms(tokens, 'exact'), stems: terms(tokens, 'stem'), words: fuzzyWords(tokens) };
+  lastShare = { text, language, share };
+  return share;
+}
+
 /** Completes a body analysis with the message's attachments (names and extracted text). */
 export function completeDocument(
   body: BodyAnalysis,
   attachments: IndexableMessage['attachments'],
 ): IndexedDocument {
-  const attachmentTokens = textAnalyzer(body.language).analyze(attachmentText(attachments), 'document');
+  const share = attachmentShare(attachmentText(attachments), body.language);
   const own = body.columns;
   // Key order is the index's column order: the checksum hashes the values in it.
   const columns: Record<Column, string> = {
@@ -170,8 +194,8 @@ export function completeDocument(
     ident_subject: own.ident_subject,
     text_authored: own.text_authored,
     text_forwarded: own.text_forwarded,
-    text_stems: joinTerms(own.text_stems, terms(attachmentTokens, 'stem')),
-    text_attachments: terms(attachmentTokens, 'exact'),
+    text_stems: joinTerms(own.text_stems, share.stems),
+    text_attachments: share.exact,
     text_quoted: own.text_quoted,
     kind: own.kind,
   };
@@ -179,7 +203,7 @@ export function completeDocument(
   for (const value of Object.values(columns)) hash.update(value).update('\u0000');
   return {
     columns,
-    words: new Set([...body.words, ...fuzzyWords(attachmentTokens)]),
+    words: new Set([...body.words, ...share.words]),
     language: body.language,
     untrusted: body.untrusted,
     bulk: body.bulk,
