@@ -197,7 +197,7 @@ async function ingestSource(
     return write(task);
   };
   const write = async (task: Task): Promise<void> => {
-    const outcome = await task.outcome;
+    const outcome = await pool.settle(task.outcome);
     const location = task.entry;
     if (outcome.kind === 'failed') {
       store.recordFailure(sourceId, location, outcome.reason, run);

@@ -1,6 +1,7 @@
-// Spreads message preparation over worker threads. From the compiled build the pool
-// starts one worker per core; where the worker script cannot run (TypeScript sources
-// under the test runner) or workers = 0, it prepares inline on the calling thread.
+// Spreads message preparation over worker threads, and over the calling thread while it
+// would otherwise wait for them. From the compiled build the pool starts one worker per core
+// but one; where the worker script cannot run (TypeScript sources under the test runner)
+// or workers = 0, it prepares inline on the calling thread.
 
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -11,6 +12,11 @@ import { prepareMessage } from './prepare.js';
 
 export interface PreparePool {
   prepare(bytes: Buffer, fileTime: Date | null, rawSha256: string): Promise<PreparedMessage>;
+  /**
+   * Resolves as `outcome` does; until then the calling thread prepares messages the
+   * workers have not started, instead of sitting idle.
+   */
+  settle<T>(outcome: Promise<T>): Promise<T>;
   /** How many messages the pool can usefully have in flight. */
   readonly capacity: number;
   close(): Promise<void>;
@@ -42,6 +48,20 @@ const WORKER_YOUNG_MB = 16;
  */
 const JOBS_PER_WORKER = 256;
 
+/**
+ * Messages queued beyond the workers' share, for whichever gets there first: the workers
+ * from the oldest end, the calling thread (in settle) from the newest. On 2 cores the
+ * ingest thread waited on its worker for over a third of a 20k ingest.
+ */
+const BACKLOG_JOBS = 256;
+
+/**
+ * Largest message the calling thread prepares itself. A worker's heap is capped so that a
+ * hostile message kills only that worker and is recorded as a failure; the calling thread
+ * has no such cap, so it takes only messages far too small to exhaust a heap.
+ */
+const INLINE_MAX_BYTES = 256 * 1024;
+
 export function createPreparePool(workers: number = DEFAULT_WORKERS, heapMb = WORKER_HEAP_MB): PreparePool {
   const script = fileURLToPath(new URL('./prepare-worker.js', import.meta.url));
   if (workers <= 0 || !existsSync(script)) return inlinePool();
@@ -49,7 +69,16 @@ export function createPreparePool(workers: number = DEFAULT_WORKERS, heapMb = WO
 }
 
 function inlinePool(): PreparePool {
-  return { prepare: prepareMessage, capacity: 1, close: async () => {} };
+  return { prepare: prepareMessage, settle: (outcome) => outcome, capacity: 1, close: async () => {} };
+}
+
+interface Job {
+  readonly id: number;
+  readonly bytes: Buffer;
+  readonly fileTime: Date | null;
+  readonly rawSha256: string;
+  resolve(prepared: PreparedMessage): void;
+  reject(error: Error): void;
 }
 
 interface Pending {
@@ -65,7 +94,11 @@ interface Pending {
  */
 class WorkerPreparePool implements PreparePool {
   private readonly workers: Worker[];
+  /** Jobs posted to each worker and not yet answered. */
+  private readonly busy: number[];
   private readonly pending = new Map<number, Pending>();
+  /** Jobs no worker has been given yet, oldest first. */
+  private readonly backlog: Job[] = [];
   private nextId = 0;
   private closing = false;
   readonly capacity: number;
@@ -75,7 +108,8 @@ class WorkerPreparePool implements PreparePool {
     count: number,
     private readonly heapMb: number,
   ) {
-    this.capacity = count * JOBS_PER_WORKER;
+    this.capacity = count * JOBS_PER_WORKER + BACKLOG_JOBS;
+    this.busy = new Array<number>(count).fill(0);
     this.workers = Array.from({ length: count }, (_, slot) => this.spawn(slot));
   }
 
@@ -87,14 +121,17 @@ class WorkerPreparePool implements PreparePool {
       const pending = this.pending.get(reply.id);
       this.pending.delete(reply.id);
       if (!pending) return;
+      this.busy[slot] = (this.busy[slot] as number) - 1;
       if (reply.prepared) pending.resolve(reviveBuffers(reply.prepared));
       else pending.reject(new Error(reply.error ?? 'worker failed'));
+      this.dispatch();
     });
     worker.on('error', (error) => this.failSlot(slot, error));
     worker.on('exit', (code) => {
       if (this.closing) return;
       this.failSlot(slot, new Error(`parser worker exited with code ${code}`));
       this.workers[slot] = this.spawn(slot);
+      this.dispatch();
     });
     return worker;
   }
@@ -105,20 +142,59 @@ class WorkerPreparePool implements PreparePool {
       this.pending.delete(id);
       pending.reject(new Error(`parser worker failed: ${error.message}`));
     }
+    this.busy[slot] = 0;
   }
 
   prepare(bytes: Buffer, fileTime: Date | null, rawSha256: string): Promise<PreparedMessage> {
-    const id = this.nextId++;
-    const slot = id % this.workers.length;
-    const worker = this.workers[slot] as Worker;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { slot, resolve, reject });
+      this.backlog.push({ id: this.nextId++, bytes, fileTime, rawSha256, resolve, reject });
+      this.dispatch();
+    });
+  }
+
+  /** Hands the oldest jobs to the least busy workers, up to JOBS_PER_WORKER each. */
+  private dispatch(): void {
+    while (this.backlog.length > 0) {
+      let slot = 0;
+      for (let s = 1; s < this.busy.length; s++)
+        if ((this.busy[s] as number) < (this.busy[slot] as number)) slot = s;
+      if ((this.busy[slot] as number) >= JOBS_PER_WORKER) return;
+      const job = this.backlog.shift() as Job;
+      this.busy[slot] = (this.busy[slot] as number) + 1;
+      this.pending.set(job.id, { slot, resolve: job.resolve, reject: job.reject });
+      const { bytes } = job;
       // A buffer that owns its whole ArrayBuffer (what a file read returns) moves to the
       // worker without a copy; a slice of a shared pool (mbox chunks) is copied.
       const owned = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
       const transfer = owned ? [bytes.buffer as ArrayBuffer] : [];
-      worker.postMessage({ id, bytes, fileTime: fileTime?.getTime() ?? null, rawSha256 }, transfer);
-    });
+      (this.workers[slot] as Worker).postMessage(
+        { id: job.id, bytes, fileTime: job.fileTime?.getTime() ?? null, rawSha256: job.rawSha256 },
+        transfer,
+      );
+    }
+  }
+
+  async settle<T>(outcome: Promise<T>): Promise<T> {
+    let settled = false;
+    const mark = (): void => {
+      settled = true;
+    };
+    outcome.then(mark, mark);
+    // Lets `mark` run first when `outcome` has already settled.
+    await null;
+    while (!settled) {
+      const job = this.takeNewest();
+      if (!job) break;
+      await prepareMessage(job.bytes, job.fileTime, job.rawSha256).then(job.resolve, job.reject);
+    }
+    return outcome;
+  }
+
+  /** The newest backlog job small enough for the calling thread: the one the workers would reach last. */
+  private takeNewest(): Job | undefined {
+    for (let i = this.backlog.length - 1; i >= 0; i--)
+      if ((this.backlog[i] as Job).bytes.length <= INLINE_MAX_BYTES) return this.backlog.splice(i, 1)[0];
+    return undefined;
   }
 
   async close(): Promise<void> {
