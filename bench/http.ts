@@ -1,7 +1,7 @@
 // npm run bench:http — serves a 100,000-message archive (--messages N) over the HTTP API
 // and drives search requests at it from a separate load generator: 50 connections, 30 s
 // (--connections, --seconds), a rotating list of realistic queries (or with --distinct,
-// ~20,000 that are nearly never repeated), against `mailsift serve --workers N` (--workers,
+// ~6,400 different ones, each asked a few times), against `mailsift serve --workers N` (--workers,
 // default one per core). The generator is autocannon, or Debian's
 // wrk with --generator wrk (`apt-get install wrk`). Prints requests/s, p50/p99 latency and
 // errors.
@@ -104,10 +104,10 @@ function loadWithWrk(url: string, key: string, pathsFile: string): LoadResult {
 
 /**
  * Which load generator runs: autocannon unless --generator wrk. wrk (C) reaches the same
- * throughput and p50, but reports a p99 near 800 ms on a quiet machine where autocannon
- * reports ~100 ms, while the server's own /metrics put 99.6% of handler times under 25 ms:
- * some connections wait far longer than others under a client that answers in
- * microseconds. Not yet explained, so not the default.
+ * throughput and p50 but reports a longer p99 tail (quiet, 100k: 87 ms against autocannon's
+ * 39; ~800 ms against ~100 before the server kept built hits): some connections wait
+ * longer than others under a client that answers in microseconds. Not yet explained, so
+ * not the default.
  */
 function generator(): 'wrk' | 'autocannon' {
   const at = process.argv.indexOf('--generator');
@@ -186,7 +186,7 @@ async function archive(messages: number): Promise<string> {
  * Queries an agent would send: identifiers, sender domains and address prefixes, subject
  * words. By default a rotating list of ~700 (each is asked again every second or so, as
  * agents repeat themselves, and the server keeps what it ranked and built); with
- * `distinct`, ~20,000 different ones, so that nearly every request is a query the server
+ * `distinct`, the ~6,400 different ones the archive yields, so that most requests are queries the server
  * has not seen.
  */
 function queryPaths(db: Db, inbox: string, distinct: boolean): string[] {
