@@ -1,10 +1,9 @@
 // npm run bench:http — serves a 100,000-message archive (--messages N) over the HTTP API
 // and drives search requests at it from a separate load generator: 50 connections, 30 s
-// (--connections, --seconds), a rotating list of realistic queries (or with --distinct,
-// ~6,400 different ones, each asked a few times), against `mailsift serve --workers N` (--workers,
-// default one per core). The generator is autocannon, or Debian's
-// wrk with --generator wrk (`apt-get install wrk`). Prints requests/s, p50/p99 latency and
-// errors.
+// (--connections, --seconds), a rotating list of realistic queries (--distinct: ~6,400
+// different ones, each asked a few times), against `mailsift serve --workers N` (--workers,
+// default one per core). The generator is autocannon, or Debian's wrk with --generator wrk
+// (`apt-get install wrk`). Prints requests/s, p50/p99 latency and errors.
 
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -184,10 +183,9 @@ async function archive(messages: number): Promise<string> {
 
 /**
  * Queries an agent would send: identifiers, sender domains and address prefixes, subject
- * words. By default a rotating list of ~700 (each is asked again every second or so, as
- * agents repeat themselves, and the server keeps what it ranked and built); with
- * `distinct`, the ~6,400 different ones the archive yields, so that most requests are queries the server
- * has not seen.
+ * words. By default a rotating list of ~700, each asked again every second or so (agents
+ * repeat themselves, and the server keeps what it ranked and built); with `distinct`, the
+ * ~6,400 different ones the archive yields, each asked only a few times in a run.
  */
 function queryPaths(db: Db, inbox: string, distinct: boolean): string[] {
   // The index keeps no fts5vocab table of its own; sampling reads one over it.
