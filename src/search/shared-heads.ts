@@ -1,9 +1,9 @@
 // Ranked heads shared by the processes of one server (`serve --workers N`). Each process
 // keeps its own heads in memory (top-cache.ts), so without this every worker ranked every
 // distinct query once, and a query's second worker paid the full ranking again. A head is
-// stored in scratch.search_heads under the in-memory key with the index state it was ranked from,
-// and read only while that state holds. Off until a server turns it on: a one-shot CLI
-// search would only write rows nobody reads.
+// stored in scratch.search_heads under the in-memory key, with the archive state it was
+// ranked under, and read only while that state holds. Off until a server turns it on: a
+// one-shot CLI search would only write rows nobody reads.
 
 import { type Db, sql, writeBriefly } from '../store/index.js';
 import type { TopRows } from './ranked-query.js';

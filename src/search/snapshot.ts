@@ -1,6 +1,7 @@
 // Frozen relevance orders. When a first page has a next one, the head of its ranked order
-// is stored beside the archive (scratch.search_snapshots) and the page token names it, so every later
-// page — from any process — follows the order page 1 saw, whatever bm25 says since.
+// is stored beside the archive (scratch.search_snapshots) and the page token names it, so
+// every later page — from any process — follows the order page 1 saw, whatever bm25 says
+// since.
 
 import { createHash } from 'node:crypto';
 import { MailsiftError } from '../core/errors.js';

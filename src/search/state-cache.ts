@@ -1,6 +1,6 @@
 // Per-connection memories of a long-lived process (HTTP, MCP) that are exact only while the
 // archive they were computed from has not changed: ranked heads (top-cache.ts) and what
-// hits are built from (hit-cache.ts). Each is bounded by a cost budget, least recently
+// hits are built from (hits.ts). Each is bounded by a cost budget, least recently
 // used first, and emptied when the archive state changes.
 
 import { type Db, sql } from '../store/index.js';
