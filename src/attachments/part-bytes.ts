@@ -4,7 +4,6 @@
 import { createHash } from 'node:crypto';
 import { MailsiftError } from '../core/errors.js';
 import { LIMITS } from '../core/limits.js';
-// The raw MIME walk is parse's internal tool; parse/index.ts does not export it (yet).
 import { isBodyLeaf, leafContent, parseMessage, walkMime } from '../parse/index.js';
 import type { AttachmentInput, MessagePartInput } from './types.js';
 

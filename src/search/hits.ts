@@ -133,9 +133,9 @@ export function clearHitCaches(db: Db): void {
 
 /** Characters a loaded message holds, roughly: its cleaned body and attachment texts. */
 function messageChars(message: StoredMessage): number {
-  // `body` is the flattened text every other part is a span of: the parts double it.
+  // `body` is the flattened text every other part (forwarded blocks too) is a span of:
+  // the parts double it.
   let chars = 1024 + 2 * message.cleaned.body.length + message.subject.length;
-  for (const block of message.cleaned.forwarded) chars += JSON.stringify(block).length;
   for (const a of message.attachments) chars += a.extraction?.text?.length ?? 0;
   return chars;
 }
@@ -176,16 +176,13 @@ export function scoreDetails(
     match: 'exact' | 'fuzzy';
   } | null,
 ): Scored {
-  const {
-    message,
-    language,
-    bulk: isBulk,
-  } = sources.get(db, hit.state, String(row.rowid), () => loadSource(db, row.rowid));
+  const source = sources.get(db, hit.state, String(row.rowid), () => loadSource(db, row.rowid));
+  const { message, language } = source;
   const highlights = highlightsKept.get(db, hit.state, `${row.rowid}\u0001${hit.termsKey}`, () =>
     buildHighlights(fieldTexts(message), language, hit.terms),
   );
   if (!explain) return { message, highlights, score: row.score };
-  const bulk = isBulk ? BULK_FACTOR : 1;
+  const bulk = source.bulk ? BULK_FACTOR : 1;
   const fields: Partial<Record<Column, number>> = {};
   for (const column of COLUMNS) {
     const value = explain.contributions?.[column] ?? 0;
