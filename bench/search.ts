@@ -1,19 +1,29 @@
 // npm run bench:search — builds (or reuses) an archive of realistic synthetic messages
 // (1,000,000 by default; --messages N or BENCH_MESSAGES) with the keyword index, then
 // prints p50/p95/p99 latency per query kind, index size relative to raw mail, and
-// ingest-plus-index throughput.
+// ingest-plus-index throughput. Searches share their segments with a rank thread, as a
+// server's do; --one-thread ranks on the calling thread alone.
 
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { generateCorpus, writeMaildir } from '../src/corpus/index.js';
 import { Mailsift } from '../src/engine.js';
-import { clearRankCache, listMessages, searchMessages, searchThreads } from '../src/search/index.js';
+import {
+  clearRankCache,
+  listMessages,
+  rankThreadUse,
+  searchMessages,
+  searchThreads,
+  startRankThread,
+  stopRankThread,
+} from '../src/search/index.js';
 import type { Db } from '../src/store/index.js';
 import { directorySize, mb, numberArg, percentile, readyIndex } from './measure.js';
 
 const messages = numberArg('messages', 'BENCH_MESSAGES', 1_000_000);
 const QUERIES = numberArg('queries', 'BENCH_QUERIES', 200);
+const oneThread = process.argv.includes('--one-thread');
 const root = join(process.cwd(), '.bench');
 const corpus = join(root, `maildir-${messages}`);
 const dbPath = join(root, `search-${messages}.db`);
@@ -158,6 +168,7 @@ async function main(): Promise<void> {
   const engine = Mailsift.open(dbPath);
   const db = engine.archive.db;
   readyIndex(db);
+  if (!oneThread) await startRankThread(db);
   // The index keeps no fts5vocab table of its own; sampling reads one over it.
   db.exec(
     "CREATE VIRTUAL TABLE IF NOT EXISTS temp.keyword_vocab USING fts5vocab('main', 'keyword_index', 'row')",
@@ -169,6 +180,7 @@ async function main(): Promise<void> {
       .join(' ')}`,
     `ingest + index:          ${Math.round(info.added / (info.ingestMs / 1000)).toLocaleString('en')} msg/s (${(info.ingestMs / 1000).toFixed(0)} s)`,
     `keyword index:           ${mb(indexBytes(db))} = ${((indexBytes(db) / info.rawBytes) * 100).toFixed(0)}% of raw`,
+    `rank thread:             ${rankThreadUse(db) ? 'on' : 'off'}`,
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
   const print = (line: string): void => {
@@ -236,6 +248,9 @@ async function main(): Promise<void> {
     return () => listMessages(db, { labels: ['seen'], limit: 50 });
   });
   print(time('filtered lists', listRuns));
+  const use = rankThreadUse(db);
+  if (use) print(`rank thread: took part in ${use.shared} searches, gave ${use.declined} back`);
+  await stopRankThread(db);
   engine.close();
 }
 

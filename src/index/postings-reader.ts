@@ -14,6 +14,8 @@ export interface Segment {
 }
 
 export interface PostingsView {
+  /** The index's generation (a reindex starts a new one, and segment ids start over). */
+  readonly generation: string;
   readonly segments: readonly Segment[];
   /** Live documents, and their tokens: bm25's N and average length. */
   readonly documents: number;
@@ -77,7 +79,7 @@ export function openPostings(db: Db): PostingsView {
     tokens += row.tokens - row.deadTokens;
     return { id: row.id, table, dead: tombstones.rowids };
   });
-  return { segments, documents, tokens };
+  return { generation, segments, documents, tokens };
 }
 
 const totals = new WeakMap<DocTable, number>();

@@ -19,6 +19,11 @@ export function keepDecodedHits(bytes = HITS_CACHE_BYTES): void {
   budget = bytes;
 }
 
+/** The budget keepDecodedHits set (0: off): a rank thread keeps hits alike. */
+export function keptHitsBytes(): number {
+  return budget;
+}
+
 /** Doc tables are numbered as first seen: a reloaded table (another segment under a reused id) is a new key. */
 const serials = new WeakMap<DocTable, number>();
 let nextSerial = 0;

@@ -19,6 +19,7 @@ export {
   searchParamsSchema,
 } from './params.js';
 export { clearRankCache } from './rank-cache.js';
+export { rankThreadUse, startRankThread, stopRankThread } from './rank-thread.js';
 export { BULK_FACTOR, COLUMN_WEIGHTS } from './ranked-query.js';
 export {
   FUZZY_BUDGET_MS,

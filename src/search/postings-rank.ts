@@ -1,6 +1,6 @@
 // Relevance ranking over the postings index (src/index/postings-*.ts): weighted bm25 of
-// every match computed in typed arrays from each phrase's matches (phrase-hits.ts), times
-// the recency and bulk multipliers, then the exact head of that order. Every agent query
+// every match computed in typed arrays from each phrase's matches (segment-scores.ts),
+// times the recency and bulk multipliers, then the exact head of that order. Every agent query
 // whose terms are whole FTS5 tokens ranks here; fuzzy fill stays on FTS5.
 
 // Why (measured on 100k messages): FTS5 computes bm25 through its auxiliary-function API
@@ -10,49 +10,26 @@
 // saturated separately) over live documents only: FTS5's contentless_delete tables keep
 // deleted rows in their row count and token total, so its scores drift with re-indexing.
 
-import {
-  COLUMNS,
-  type Column,
-  type DocTable,
-  FLAG_BULK,
-  FLAG_UNTRUSTED,
-  openPostings,
-  type PostingsView,
-  type Segment,
-} from '../index/index.js';
+import { COLUMNS, type Column, openPostings, type PostingsView } from '../index/index.js';
 import { type Db, sql } from '../store/index.js';
-import type { PostingsPhrase } from './match.js';
 import type { KeysetPosition } from './page-token.js';
-import { type PhraseHits, phraseHits } from './phrase-hits.js';
+import { shareRanking } from './rank-thread.js';
 import type { RankContext, RankedRow, TopRows } from './ranked-query.js';
-import { BULK_FACTOR, COLUMN_WEIGHTS } from './weights.js';
+import {
+  decodeSegments,
+  type Groups,
+  inverseFrequencies,
+  liveCounts,
+  type ScoredHits,
+  scoreSegments,
+} from './segment-scores.js';
+import { COLUMN_WEIGHTS } from './weights.js';
 
-const K1 = 1.2;
-const B = 0.75;
-const DAY_MS = 86_400_000;
-
-type Groups = ReadonlyArray<readonly PostingsPhrase[]>;
-
-/** Every match `ctx` may show (before the exclusion labels, read per head), with its score. */
-export interface ScoredHits {
-  readonly length: number;
-  readonly rowids: Float64Array;
-  readonly dates: Float64Array;
-  readonly scores: Float64Array;
-}
-
-/** Live documents among `hits`: bm25's document count for the phrase. */
-function liveCount(hits: PhraseHits, segment: Segment): number {
-  if (segment.dead.size === 0) return hits.ords.length;
-  let n = 0;
-  for (const ord of hits.ords) if (!segment.dead.has(segment.table.rowids[ord] as number)) n++;
-  return n;
-}
+export type { ScoredHits } from './segment-scores.js';
 
 /**
- * Every live match in every segment with its score: with `ctx`, bm25 × recency × bulk of
- * the matches `ctx` may show (before the exclusion labels, read per head); without, the
- * bare bm25 of every live match (explain's per-column passes).
+ * Every match in every segment with its score (see segment-scores.ts). With a rank thread
+ * (rank-thread.ts), it decodes and scores part of the segments while this one does the rest.
  */
 function rank(
   db: Db,
@@ -62,159 +39,53 @@ function rank(
   ctx: RankContext | null,
 ): ScoredHits {
   const phrases = groups.flat();
-  const hits = view.segments.map((segment) =>
-    phrases.map((phrase) => phraseHits(db, segment, phrase, weights)),
-  );
-  const idf = phrases.map((_, p) => {
-    let n = 0;
-    view.segments.forEach((segment, s) => {
-      n += liveCount(hits[s]?.[p] as PhraseHits, segment);
-    });
-    const value = Math.log((view.documents - n + 0.5) / (n + 0.5));
-    return value <= 0 ? 1e-6 : value;
-  });
   const avgdl = view.tokens / view.documents;
-  // Every match holds a phrase of the last group: the output is at most their total.
-  const lastGroup = phrases.length - (groups.at(-1)?.length ?? 0);
-  let capacity = 0;
-  for (const segmentHits of hits)
-    for (let p = lastGroup; p < phrases.length; p++) capacity += (segmentHits[p] as PhraseHits).ords.length;
-  const out = {
-    rowids: new Float64Array(capacity),
-    dates: new Float64Array(capacity),
-    scores: new Float64Array(capacity),
+  const shared = ctx ? shareRanking(db, view, groups, weights) : null;
+  if (shared === null) {
+    const hits = decodeSegments(db, view.segments, phrases, weights);
+    const idf = inverseFrequencies(liveCounts(view.segments, hits, phrases.length), view.documents);
+    return scoreSegments(view.segments, hits, { groups, idf, avgdl, ctx });
+  }
+  const own = view.segments.filter((segment) => !shared.segments.includes(segment));
+  const hits = decodeSegments(db, own, phrases, weights);
+  const theirCounts = shared.counts();
+  if (theirCounts === null) {
+    // The thread could not read its segments as this snapshot has them: rank them here.
+    const rest = decodeSegments(db, shared.segments, phrases, weights);
+    const all = [...own, ...shared.segments];
+    const allHits = [...hits, ...rest];
+    const idf = inverseFrequencies(liveCounts(all, allHits, phrases.length), view.documents);
+    return scoreSegments(all, allHits, { groups, idf, avgdl, ctx });
+  }
+  const ownCounts = liveCounts(own, hits, phrases.length);
+  const idf = inverseFrequencies(
+    ownCounts.map((n, p) => n + (theirCounts[p] as number)),
+    view.documents,
+  );
+  const inputs = { groups, idf, avgdl, ctx };
+  shared.score(inputs);
+  const mine = scoreSegments(own, hits, inputs);
+  const theirs =
+    shared.scored() ??
+    scoreSegments(shared.segments, decodeSegments(db, shared.segments, phrases, weights), inputs);
+  return concatScored(theirs, mine);
+}
+
+function concatScored(a: ScoredHits, b: ScoredHits): ScoredHits {
+  if (b.length === 0) return a;
+  if (a.length === 0) return b;
+  const join = (x: Float64Array, y: Float64Array): Float64Array => {
+    const out = new Float64Array(x.length + y.length);
+    out.set(x);
+    out.set(y, x.length);
+    return out;
   };
-  let n = 0;
-  view.segments.forEach((segment, s) => {
-    const table = segment.table;
-    const segmentHits = hits[s] as PhraseHits[];
-    const norms = lengthNorms(table, avgdl);
-    const recency = ctx ? recencyFactors(table, ctx) : null;
-    const { stamp, scores, base } = scratch(table.length, groups.length);
-    // stamp[ord] − base = groups matched so far, in group order (older searches' stamps
-    // are below base): a document matches when it reaches them all. Its score is summed
-    // while it keeps up, phrase by phrase as FTS5 does (equal inputs, equal floats); the
-    // first phrase of a search to reach it overwrites what an older search left there.
-    let p = 0;
-    for (let g = 0; g < groups.length; g++) {
-      const reaching = base + g;
-      const reached = reaching + 1;
-      for (const end = p + (groups[g] as readonly PostingsPhrase[]).length; p < end; p++) {
-        const { ords, freqs } = segmentHits[p] as PhraseHits;
-        const weight = idf[p] as number;
-        for (let i = 0; i < ords.length; i++) {
-          const ord = ords[i] as number;
-          const at = stamp[ord] as number;
-          let sum: number;
-          if (at === reached) sum = scores[ord] as number;
-          else if (g === 0 ? at < base : at === reaching) {
-            stamp[ord] = reached;
-            sum = g === 0 ? 0 : (scores[ord] as number);
-          } else continue;
-          const f = freqs[i] as number;
-          scores[ord] = sum + weight * ((f * (K1 + 1.0)) / (f + (norms[ord] as number)));
-        }
-      }
-    }
-    const full = base + groups.length;
-    // Collected once each (stamped past full).
-    for (let p = lastGroup; p < phrases.length; p++) {
-      const list = (segmentHits[p] as PhraseHits).ords;
-      for (let i = 0; i < list.length; i++) {
-        const ord = list[i] as number;
-        if (stamp[ord] !== full) continue;
-        stamp[ord] = full + 1;
-        const score = scores[ord] as number;
-        const rowid = table.rowids[ord] as number;
-        if (segment.dead.size > 0 && segment.dead.has(rowid)) continue;
-        const date = table.dates[ord] as number;
-        if (ctx === null || recency === null) {
-          out.rowids[n] = rowid;
-          out.dates[n] = date;
-          out.scores[n++] = score;
-          continue;
-        }
-        const flags = table.flags[ord] as number;
-        if (
-          rowid > ctx.watermark ||
-          (flags & FLAG_UNTRUSTED) !== 0 ||
-          (ctx.inboxId !== 0 && table.inboxes[ord] !== ctx.inboxId) ||
-          (ctx.after !== null && date < ctx.after) ||
-          (ctx.before !== null && date >= ctx.before)
-        )
-          continue;
-        out.rowids[n] = rowid;
-        out.dates[n] = date;
-        out.scores[n++] = score * (recency[ord] as number) * (flags & FLAG_BULK ? BULK_FACTOR : 1.0);
-      }
-    }
-  });
   return {
-    length: n,
-    rowids: out.rowids.subarray(0, n),
-    dates: out.dates.subarray(0, n),
-    scores: out.scores.subarray(0, n),
+    length: a.length + b.length,
+    rowids: join(a.rowids, b.rowids),
+    dates: join(a.dates, b.dates),
+    scores: join(a.scores, b.scores),
   };
-}
-
-/**
- * bm25's length normalisation of every document, K1·(1 − B + B·d/avgdl), kept per doc
- * table for the last average length: it moves only when the archive does.
- */
-const normCache = new WeakMap<DocTable, { avgdl: number; norms: Float64Array }>();
-
-function lengthNorms(table: DocTable, avgdl: number): Float64Array {
-  const cached = normCache.get(table);
-  if (cached?.avgdl === avgdl) return cached.norms;
-  const norms = new Float64Array(table.length);
-  for (let ord = 0; ord < table.length; ord++)
-    norms[ord] = K1 * (1 - B + (B * (table.tokens[ord] as number)) / avgdl);
-  normCache.set(table, { avgdl, norms });
-  return norms;
-}
-
-/**
- * Every document's recency multiplier, kept per doc table for the last origin and decay
- * asked: the origin moves once an hour, so a process computes them once per segment and hour.
- */
-const recencyCache = new WeakMap<DocTable, { key: string; factors: Float64Array }>();
-
-function recencyFactors(table: DocTable, ctx: RankContext): Float64Array {
-  const key = `${ctx.origin}:${ctx.maxBoost}:${ctx.halfLifeDays}`;
-  const cached = recencyCache.get(table);
-  if (cached?.key === key) return cached.factors;
-  const boost = ctx.maxBoost - 1;
-  const halfLife = ctx.halfLifeDays * DAY_MS;
-  const factors = new Float64Array(table.length);
-  for (let ord = 0; ord < table.length; ord++)
-    factors[ord] = 1.0 + boost * 2.0 ** (-Math.max(0, ctx.origin - (table.dates[ord] as number)) / halfLife);
-  recencyCache.set(table, { key, factors });
-  return factors;
-}
-
-/**
- * Per-segment working arrays, reused across searches: stamps are never cleared, each
- * search counting from a base above every older one, and a score is valid only where
- * its stamp is of this search.
- */
-let scratchArrays = { stamp: new Int32Array(0), scores: new Float64Array(0), next: 1 };
-
-/** The working arrays for a segment of `length` documents and a base above every stamp written so far. */
-function scratch(length: number, groups: number): { stamp: Int32Array; scores: Float64Array; base: number } {
-  let { stamp, scores, next } = scratchArrays;
-  if (stamp.length < length) {
-    const size = Math.max(length, stamp.length * 2);
-    stamp = new Int32Array(size);
-    scores = new Float64Array(size);
-    next = 1;
-  }
-  // A search stamps base … base + groups + 1.
-  if (next + groups + 2 > 0x7fffffff) {
-    stamp.fill(0);
-    next = 1;
-  }
-  scratchArrays = { stamp, scores, next: next + groups + 2 };
-  return { stamp, scores, base: next };
 }
 
 /** Every match with its score (bm25 × recency × bulk), before exclusion labels. */

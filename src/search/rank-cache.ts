@@ -5,6 +5,7 @@
 import type { Db } from '../store/index.js';
 import { clearHitCaches } from './hits.js';
 import { clearHitsCache } from './hits-cache.js';
+import { clearRankThread } from './rank-thread.js';
 import type { Snapshot } from './snapshot.js';
 import { clearTopCache } from './top-cache.js';
 
@@ -22,6 +23,7 @@ export function clearRankCache(db: Db): void {
   clearTopCache(db);
   clearHitCaches(db);
   clearHitsCache();
+  clearRankThread(db);
 }
 
 export function keepSnapshot(db: Db, snapshot: Snapshot): void {

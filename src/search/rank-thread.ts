@@ -1,0 +1,234 @@
+// A second thread that decodes and scores part of a query's postings segments while the
+// calling thread does the rest, as Lucene searches segments concurrently: on a 1M archive a
+// broad query spends ~80% of its time there, so an idle second core halves its latency.
+// Searches stay synchronous: the calling thread blocks on a shared counter for the
+// thread's part, which arrives on a MessagePort it reads without its event loop.
+
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads';
+import type { PostingsView, Segment } from '../index/index.js';
+import type { Db } from '../store/index.js';
+import { keptHitsBytes } from './hits-cache.js';
+import type { RankContext } from './ranked-query.js';
+import type { Groups, ScoredHits, ScoreInputs } from './segment-scores.js';
+
+/**
+ * Archives smaller than this rank on one thread: a query over them takes a few
+ * milliseconds, and each hand-off to the thread costs ~0.1 ms (see bench:search).
+ */
+const MIN_SHARED_DOCUMENTS = 50_000;
+/** Longest wait for the thread's part; past it the calling thread does that part itself. */
+const REPLY_TIMEOUT_MS = 10_000;
+
+/** What the calling thread sends. */
+export type RankRequest =
+  | {
+      readonly type: 'decode';
+      readonly seq: number;
+      readonly generation: string;
+      readonly segments: ReadonlyArray<{ readonly id: number; readonly docs: number; readonly dead: number }>;
+      readonly groups: Groups;
+      readonly weights: readonly number[];
+      readonly keepHits: number;
+    }
+  | {
+      readonly type: 'score';
+      readonly seq: number;
+      readonly idf: readonly number[];
+      readonly avgdl: number;
+      readonly ctx: RankContext | null;
+    }
+  | { readonly type: 'clear' };
+
+/** What the thread answers: null when it could not (its snapshot differs, or it failed). */
+export type RankReply =
+  | { readonly seq: number; readonly counts: number[] | null }
+  | { readonly seq: number; readonly scored: ScoredHits | null };
+
+/** One search's share of the thread: its segments, and its answers in order. */
+export interface SharedRanking {
+  readonly segments: readonly Segment[];
+  /** Each phrase's live matches in the thread's segments (null: rank them here). */
+  counts(): number[] | null;
+  /** Starts scoring the thread's segments. */
+  score(inputs: ScoreInputs): void;
+  /** The thread's scored matches (null: score them here). */
+  scored(): ScoredHits | null;
+}
+
+class RankThread {
+  private readonly worker: Worker;
+  private readonly port: MessagePort;
+  /** [0]: replies sent, [1]: 1 once the thread has opened the archive. */
+  private readonly signal: Int32Array;
+  private seq = 0;
+  private alive = true;
+  /** Searches the thread took part in, and those it gave back (stale snapshot, failure). */
+  readonly use = { shared: 0, declined: 0 };
+  /** Settles once the thread has opened the archive, or has stopped. */
+  readonly started: Promise<void>;
+
+  constructor(
+    script: string,
+    path: string,
+    readonly minDocuments: number,
+  ) {
+    const { port1, port2 } = new MessageChannel();
+    this.port = port1;
+    this.signal = new Int32Array(new SharedArrayBuffer(8));
+    this.worker = new Worker(script, {
+      workerData: { path, port: port2, signal: this.signal },
+      transferList: [port2],
+    });
+    this.worker.unref();
+    this.started = new Promise((resolve) => {
+      const stop = (): void => {
+        this.alive = false;
+        resolve();
+      };
+      this.worker.once('message', () => resolve());
+      this.worker.on('error', stop);
+      this.worker.on('exit', stop);
+    });
+  }
+
+  get ready(): boolean {
+    return this.alive && Atomics.load(this.signal, 1) === 1;
+  }
+
+  post(request: RankRequest): void {
+    this.worker.postMessage(request);
+  }
+
+  nextSeq(): number {
+    this.seq += 1;
+    return this.seq;
+  }
+
+  /** The reply to `seq`, waiting for it; null when none comes in time (the thread is then retired). */
+  reply(seq: number): RankReply | null {
+    const deadline = Date.now() + REPLY_TIMEOUT_MS;
+    for (;;) {
+      // Read the counter before the port: a reply posted after this read moves the counter,
+      // and the wait below returns at once.
+      const sent = Atomics.load(this.signal, 0);
+      const received = receiveMessageOnPort(this.port);
+      if (received) {
+        const reply = received.message as RankReply;
+        if (reply.seq === seq) return reply;
+        continue;
+      }
+      const left = deadline - Date.now();
+      if (left <= 0 || !this.alive) {
+        this.close();
+        return null;
+      }
+      Atomics.wait(this.signal, 0, sent, left);
+    }
+  }
+
+  close(): Promise<number> {
+    this.alive = false;
+    this.port.close();
+    return this.worker.terminate();
+  }
+}
+
+const threads = new WeakMap<Db, RankThread>();
+
+/**
+ * Starts a rank thread for this connection (long-lived processes: serve, mcp, benchmarks),
+ * settling once it has opened the archive read-only; until then searches rank on the
+ * calling thread alone. A file-less (in-memory) archive, or a build without the thread's
+ * script (tests run from sources), has none.
+ */
+export function startRankThread(db: Db, minDocuments = MIN_SHARED_DOCUMENTS): Promise<void> {
+  const running = threads.get(db);
+  if (running) return running.started;
+  const script = fileURLToPath(new URL('./rank-worker.js', import.meta.url));
+  if (db.memory || !existsSync(script)) return Promise.resolve();
+  const thread = new RankThread(script, db.name, minDocuments);
+  threads.set(db, thread);
+  return thread.started;
+}
+
+/** Stops this connection's rank thread, if it has one. */
+export async function stopRankThread(db: Db): Promise<void> {
+  const thread = threads.get(db);
+  threads.delete(db);
+  await thread?.close();
+}
+
+/** How often this connection's rank thread took part in a search, or null without one. */
+export function rankThreadUse(db: Db): { readonly shared: number; readonly declined: number } | null {
+  const thread = threads.get(db);
+  return thread ? { ...thread.use } : null;
+}
+
+/** Makes the thread forget its kept hits, as clearRankCache does for this one. */
+export function clearRankThread(db: Db): void {
+  const thread = threads.get(db);
+  if (thread?.ready) thread.post({ type: 'clear' });
+}
+
+/**
+ * The thread's share of one search over `view`, started at once (the thread decodes while
+ * the caller does its own segments), or null when this search ranks on one thread.
+ */
+export function shareRanking(
+  db: Db,
+  view: PostingsView,
+  groups: Groups,
+  weights: readonly number[],
+): SharedRanking | null {
+  const thread = threads.get(db);
+  if (!thread?.ready || view.documents < thread.minDocuments || view.segments.length < 2) return null;
+  const segments = threadSegments(view.segments);
+  const seq = thread.nextSeq();
+  thread.post({
+    type: 'decode',
+    seq,
+    generation: view.generation,
+    segments: segments.map((s) => ({ id: s.id, docs: s.table.length, dead: s.dead.size })),
+    groups,
+    weights,
+    keepHits: keptHitsBytes(),
+  });
+  return {
+    segments,
+    counts() {
+      const reply = thread.reply(seq);
+      const counts = reply && 'counts' in reply ? reply.counts : null;
+      if (counts === null) thread.use.declined++;
+      return counts;
+    },
+    score({ idf, avgdl, ctx }) {
+      thread.post({ type: 'score', seq, idf, avgdl, ctx });
+    },
+    scored() {
+      const reply = thread.reply(seq);
+      const scored = reply && 'scored' in reply ? reply.scored : null;
+      if (scored === null) thread.use.declined++;
+      else thread.use.shared++;
+      return scored;
+    },
+  };
+}
+
+/**
+ * The thread's segments: about half the documents, largest segments first to whichever
+ * side has fewer so far, the thread first (it starts a little later).
+ */
+function threadSegments(segments: readonly Segment[]): Segment[] {
+  const theirs: Segment[] = [];
+  let them = 0;
+  let us = 0;
+  for (const segment of [...segments].sort((a, b) => b.table.length - a.table.length)) {
+    if (them <= us) {
+      theirs.push(segment);
+      them += segment.table.length;
+    } else us += segment.table.length;
+  }
+  return theirs;
+}

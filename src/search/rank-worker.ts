@@ -1,0 +1,101 @@
+// The rank thread's side (rank-thread.ts): its own read-only connection to the archive,
+// decoding and scoring the segments the calling thread hands it, one search at a time.
+
+import { parentPort, workerData } from 'node:worker_threads';
+import Database from 'better-sqlite3';
+import { openPostings, type Segment } from '../index/index.js';
+import { clearHitsCache, keepDecodedHits, keptHitsBytes } from './hits-cache.js';
+import type { PhraseHits } from './phrase-hits.js';
+import type { RankReply, RankRequest } from './rank-thread.js';
+import { decodeSegments, type Groups, liveCounts, scoreSegments } from './segment-scores.js';
+
+const { path, port, signal } = workerData as {
+  path: string;
+  port: import('node:worker_threads').MessagePort;
+  signal: Int32Array;
+};
+
+const db = new Database(path, { readonly: true, fileMustExist: true });
+db.pragma('cache_size = -16384');
+db.pragma('mmap_size = 67108864');
+
+/** The search being served: decoded in 'decode', scored in 'score'. */
+let current: {
+  readonly seq: number;
+  readonly segments: readonly Segment[];
+  readonly hits: PhraseHits[][];
+  readonly groups: Groups;
+} | null = null;
+
+function answer(reply: RankReply, transfer: ArrayBuffer[] = []): void {
+  port.postMessage(reply, transfer);
+  Atomics.add(signal, 0, 1);
+  Atomics.notify(signal, 0);
+}
+
+/** The requested segments as this connection reads them, or null when any differs from the caller's. */
+function sameSegments(request: Extract<RankRequest, { type: 'decode' }>): Segment[] | null {
+  const view = openPostings(db);
+  if (view.generation !== request.generation) return null;
+  const byId = new Map(view.segments.map((segment) => [segment.id, segment]));
+  const segments: Segment[] = [];
+  for (const wanted of request.segments) {
+    const segment = byId.get(wanted.id);
+    // Segments never change once written and tombstones only accumulate: equal counts, equal contents.
+    if (segment?.table.length !== wanted.docs || segment.dead.size !== wanted.dead) return null;
+    segments.push(segment);
+  }
+  return segments;
+}
+
+function decode(request: Extract<RankRequest, { type: 'decode' }>): void {
+  current = null;
+  if (keptHitsBytes() !== request.keepHits) keepDecodedHits(request.keepHits);
+  const phrases = request.groups.flat();
+  const decoded = db.transaction(() => {
+    const segments = sameSegments(request);
+    return segments && { segments, hits: decodeSegments(db, segments, phrases, request.weights) };
+  })();
+  if (decoded === null) {
+    answer({ seq: request.seq, counts: null });
+    return;
+  }
+  current = { seq: request.seq, ...decoded, groups: request.groups };
+  answer({ seq: request.seq, counts: liveCounts(decoded.segments, decoded.hits, phrases.length) });
+}
+
+function score(request: Extract<RankRequest, { type: 'score' }>): void {
+  if (current?.seq !== request.seq) {
+    answer({ seq: request.seq, scored: null });
+    return;
+  }
+  const { segments, hits, groups } = current;
+  current = null;
+  const scored = scoreSegments(segments, hits, {
+    groups,
+    idf: request.idf,
+    avgdl: request.avgdl,
+    ctx: request.ctx,
+  });
+  answer({ seq: request.seq, scored }, [
+    scored.rowids.buffer as ArrayBuffer,
+    scored.dates.buffer as ArrayBuffer,
+    scored.scores.buffer as ArrayBuffer,
+  ]);
+}
+
+parentPort?.on('message', (request: RankRequest) => {
+  try {
+    if (request.type === 'clear') clearHitsCache();
+    else if (request.type === 'decode') decode(request);
+    else score(request);
+  } catch {
+    // The caller ranks this part itself; a broken archive fails there with its own error.
+    current = null;
+    if (request.type === 'decode') answer({ seq: request.seq, counts: null });
+    else if (request.type === 'score') answer({ seq: request.seq, scored: null });
+  }
+});
+
+Atomics.store(signal, 1, 1);
+parentPort?.postMessage('ready');

@@ -1,0 +1,229 @@
+// bm25 over postings segments, in three steps a second thread can share (rank-thread.ts):
+// decode each phrase's matches per segment, count each phrase's live matches (its idf needs
+// every segment's count), then score each segment's matches. The formula is FTS5's bm25
+// (k1 1.2, b 0.75, idf floored at 1e-6, the weighted frequency of each phrase saturated
+// separately) over live documents only, times the recency and bulk multipliers.
+
+import { type DocTable, FLAG_BULK, FLAG_UNTRUSTED, type Segment } from '../index/index.js';
+import type { Db } from '../store/index.js';
+import type { PostingsPhrase } from './match.js';
+import { type PhraseHits, phraseHits } from './phrase-hits.js';
+import type { RankContext } from './ranked-query.js';
+import { BULK_FACTOR } from './weights.js';
+
+const K1 = 1.2;
+const B = 0.75;
+const DAY_MS = 86_400_000;
+
+export type Groups = ReadonlyArray<readonly PostingsPhrase[]>;
+
+/** Scored matches: parallel arrays, in segment order. */
+export interface ScoredHits {
+  readonly length: number;
+  readonly rowids: Float64Array;
+  readonly dates: Float64Array;
+  readonly scores: Float64Array;
+}
+
+/** Every phrase's matches in each segment: `[segment][phrase]`. */
+export function decodeSegments(
+  db: Db,
+  segments: readonly Segment[],
+  phrases: readonly PostingsPhrase[],
+  weights: readonly number[],
+): PhraseHits[][] {
+  return segments.map((segment) => phrases.map((phrase) => phraseHits(db, segment, phrase, weights)));
+}
+
+/** Each phrase's live matches over `segments`: its share of bm25's document count. */
+export function liveCounts(
+  segments: readonly Segment[],
+  hits: readonly (readonly PhraseHits[])[],
+  phrases: number,
+): number[] {
+  const counts = new Array<number>(phrases).fill(0);
+  segments.forEach((segment, s) => {
+    for (let p = 0; p < phrases; p++) {
+      const { ords } = (hits[s] as readonly PhraseHits[])[p] as PhraseHits;
+      if (segment.dead.size === 0) {
+        counts[p] = (counts[p] as number) + ords.length;
+        continue;
+      }
+      let n = 0;
+      for (const ord of ords) if (!segment.dead.has(segment.table.rowids[ord] as number)) n++;
+      counts[p] = (counts[p] as number) + n;
+    }
+  });
+  return counts;
+}
+
+/** bm25's idf of each phrase from its live matches among `documents`. */
+export function inverseFrequencies(counts: readonly number[], documents: number): number[] {
+  return counts.map((n) => {
+    const value = Math.log((documents - n + 0.5) / (n + 0.5));
+    return value <= 0 ? 1e-6 : value;
+  });
+}
+
+/** What scoring needs beyond the decoded hits: the same for every segment of a search. */
+export interface ScoreInputs {
+  readonly groups: Groups;
+  readonly idf: readonly number[];
+  readonly avgdl: number;
+  /** With it, bm25 × recency × bulk of the matches it may show; without, bare bm25 of every live match. */
+  readonly ctx: RankContext | null;
+}
+
+/**
+ * Every live match in `segments` with its score: with `ctx`, bm25 × recency × bulk of the
+ * matches `ctx` may show (before the exclusion labels, read per head); without, the bare
+ * bm25 of every live match (explain's per-column passes).
+ */
+export function scoreSegments(
+  segments: readonly Segment[],
+  hits: readonly (readonly PhraseHits[])[],
+  { groups, idf, avgdl, ctx }: ScoreInputs,
+): ScoredHits {
+  const phrases = idf.length;
+  // Every match holds a phrase of the last group: the output is at most their total.
+  const lastGroup = phrases - (groups.at(-1)?.length ?? 0);
+  let capacity = 0;
+  for (const segmentHits of hits)
+    for (let p = lastGroup; p < phrases; p++) capacity += (segmentHits[p] as PhraseHits).ords.length;
+  const out = {
+    rowids: new Float64Array(capacity),
+    dates: new Float64Array(capacity),
+    scores: new Float64Array(capacity),
+  };
+  let n = 0;
+  segments.forEach((segment, s) => {
+    const table = segment.table;
+    const segmentHits = hits[s] as readonly PhraseHits[];
+    const norms = lengthNorms(table, avgdl);
+    const recency = ctx ? recencyFactors(table, ctx) : null;
+    const { stamp, scores, base } = scratch(table.length, groups.length);
+    // stamp[ord] − base = groups matched so far, in group order (older searches' stamps
+    // are below base): a document matches when it reaches them all. Its score is summed
+    // while it keeps up, phrase by phrase as FTS5 does (equal inputs, equal floats); the
+    // first phrase of a search to reach it overwrites what an older search left there.
+    let p = 0;
+    for (let g = 0; g < groups.length; g++) {
+      const reaching = base + g;
+      const reached = reaching + 1;
+      for (const end = p + (groups[g] as readonly PostingsPhrase[]).length; p < end; p++) {
+        const { ords, freqs } = segmentHits[p] as PhraseHits;
+        const weight = idf[p] as number;
+        for (let i = 0; i < ords.length; i++) {
+          const ord = ords[i] as number;
+          const at = stamp[ord] as number;
+          let sum: number;
+          if (at === reached) sum = scores[ord] as number;
+          else if (g === 0 ? at < base : at === reaching) {
+            stamp[ord] = reached;
+            sum = g === 0 ? 0 : (scores[ord] as number);
+          } else continue;
+          const f = freqs[i] as number;
+          scores[ord] = sum + weight * ((f * (K1 + 1.0)) / (f + (norms[ord] as number)));
+        }
+      }
+    }
+    const full = base + groups.length;
+    // Collected once each (stamped past full).
+    for (let p = lastGroup; p < phrases; p++) {
+      const list = (segmentHits[p] as PhraseHits).ords;
+      for (let i = 0; i < list.length; i++) {
+        const ord = list[i] as number;
+        if (stamp[ord] !== full) continue;
+        stamp[ord] = full + 1;
+        const score = scores[ord] as number;
+        const rowid = table.rowids[ord] as number;
+        if (segment.dead.size > 0 && segment.dead.has(rowid)) continue;
+        const date = table.dates[ord] as number;
+        if (ctx === null || recency === null) {
+          out.rowids[n] = rowid;
+          out.dates[n] = date;
+          out.scores[n++] = score;
+          continue;
+        }
+        const flags = table.flags[ord] as number;
+        if (
+          rowid > ctx.watermark ||
+          (flags & FLAG_UNTRUSTED) !== 0 ||
+          (ctx.inboxId !== 0 && table.inboxes[ord] !== ctx.inboxId) ||
+          (ctx.after !== null && date < ctx.after) ||
+          (ctx.before !== null && date >= ctx.before)
+        )
+          continue;
+        out.rowids[n] = rowid;
+        out.dates[n] = date;
+        out.scores[n++] = score * (recency[ord] as number) * (flags & FLAG_BULK ? BULK_FACTOR : 1.0);
+      }
+    }
+  });
+  return {
+    length: n,
+    rowids: out.rowids.subarray(0, n),
+    dates: out.dates.subarray(0, n),
+    scores: out.scores.subarray(0, n),
+  };
+}
+
+/**
+ * bm25's length normalisation of every document, K1·(1 − B + B·d/avgdl), kept per doc
+ * table for the last average length: it moves only when the archive does.
+ */
+const normCache = new WeakMap<DocTable, { avgdl: number; norms: Float64Array }>();
+
+function lengthNorms(table: DocTable, avgdl: number): Float64Array {
+  const cached = normCache.get(table);
+  if (cached?.avgdl === avgdl) return cached.norms;
+  const norms = new Float64Array(table.length);
+  for (let ord = 0; ord < table.length; ord++)
+    norms[ord] = K1 * (1 - B + (B * (table.tokens[ord] as number)) / avgdl);
+  normCache.set(table, { avgdl, norms });
+  return norms;
+}
+
+/**
+ * Every document's recency multiplier, kept per doc table for the last origin and decay
+ * asked: the origin moves once an hour, so a process computes them once per segment and hour.
+ */
+const recencyCache = new WeakMap<DocTable, { key: string; factors: Float64Array }>();
+
+function recencyFactors(table: DocTable, ctx: RankContext): Float64Array {
+  const key = `${ctx.origin}:${ctx.maxBoost}:${ctx.halfLifeDays}`;
+  const cached = recencyCache.get(table);
+  if (cached?.key === key) return cached.factors;
+  const boost = ctx.maxBoost - 1;
+  const halfLife = ctx.halfLifeDays * DAY_MS;
+  const factors = new Float64Array(table.length);
+  for (let ord = 0; ord < table.length; ord++)
+    factors[ord] = 1.0 + boost * 2.0 ** (-Math.max(0, ctx.origin - (table.dates[ord] as number)) / halfLife);
+  recencyCache.set(table, { key, factors });
+  return factors;
+}
+
+/**
+ * Per-segment working arrays, reused across searches: stamps are never cleared, each
+ * search counting from a base above every older one, and a score is valid only where
+ * its stamp is of this search.
+ */
+let scratchArrays = { stamp: new Int32Array(0), scores: new Float64Array(0), next: 1 };
+
+/** The working arrays for a segment of `length` documents and a base above every stamp written so far. */
+function scratch(length: number, groups: number): { stamp: Int32Array; scores: Float64Array; base: number } {
+  let { stamp, scores, next } = scratchArrays;
+  if (stamp.length < length) {
+    const size = Math.max(length, stamp.length * 2);
+    stamp = new Int32Array(size);
+    scores = new Float64Array(size);
+    next = 1;
+  }
+  // A search stamps base … base + groups + 1.
+  if (next + groups + 2 > 0x7fffffff) {
+    stamp.fill(0);
+    next = 1;
+  }
+  scratchArrays = { stamp, scores, next: next + groups + 2 };
+  return { stamp, scores, base: next };
+}
