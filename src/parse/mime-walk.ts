@@ -23,6 +23,8 @@ export interface MimeLeaf {
   readonly dispositionParams: ReadonlyMap<string, string>;
   readonly transferEncoding: string;
   readonly fields: readonly RawField[];
+  /** Inside a multipart/alternative: mailparser then takes the part as one version of the body. */
+  readonly alternative: boolean;
   /** Byte offsets in the walked message: the part's headers, then its body. */
   readonly start: number;
   readonly bodyStart: number;
@@ -31,6 +33,8 @@ export interface MimeLeaf {
 
 export interface MimeTree {
   readonly leaves: readonly MimeLeaf[];
+  /** The header fields of each multipart entity walked through, in walk order. */
+  readonly containers: readonly (readonly RawField[])[];
   readonly warnings: readonly string[];
   /** True when a limit cut the walk short, so mailparser must not see the whole structure. */
   readonly truncated: boolean;
@@ -139,12 +143,13 @@ function splitMultipart(s: string, start: number, end: number, boundary: string)
 export function walkMime(bytes: Buffer): MimeTree {
   const s = bytes.toString('latin1');
   const leaves: MimeLeaf[] = [];
+  const containers: RawField[][] = [];
   const warnings: string[] = [];
   let nodes = 0;
   let tooDeep = false;
   let tooMany = false;
 
-  const visit = (start: number, end: number, depth: number): void => {
+  const visit = (start: number, end: number, depth: number, alternative: boolean): void => {
     if (++nodes > LIMITS.maxMimeParts) {
       tooMany = true;
       return;
@@ -160,9 +165,11 @@ export function walkMime(bytes: Buffer): MimeTree {
         tooDeep = true;
         return;
       }
+      containers.push(fields);
+      const inAlternative = alternative || contentType === 'multipart/alternative';
       for (const [partStart, partEnd] of splitMultipart(s, bodyStart, end, boundary)) {
         if (tooMany) return;
-        visit(partStart, partEnd, depth + 1);
+        visit(partStart, partEnd, depth + 1, inAlternative);
       }
       return;
     }
@@ -175,29 +182,37 @@ export function walkMime(bytes: Buffer): MimeTree {
       dispositionParams: headerParams(dispositionValue),
       transferEncoding: encoding.toLowerCase() || '7bit',
       fields,
+      alternative,
       start,
       bodyStart,
       end,
     });
   };
 
-  visit(0, s.length, 0);
+  visit(0, s.length, 0, false);
   if (tooDeep) warnings.push(`mime: nesting deeper than ${LIMITS.maxMimeDepth} levels, deeper parts skipped`);
   if (tooMany) warnings.push(`mime: more than ${LIMITS.maxMimeParts} parts, the rest skipped`);
-  return { leaves, warnings, truncated: tooDeep || tooMany };
+  return { leaves, containers, warnings, truncated: tooDeep || tooMany };
+}
+
+/**
+ * Quoted-printable as mailparser's decoder (libqp) reads it: whitespace at the end of a line
+ * dropped (RFC 2045 6.7: it was added in transport), soft line breaks removed, =XX escapes.
+ */
+function decodeQuotedPrintable(body: Buffer): Buffer {
+  const text = body
+    .toString('latin1')
+    .replace(/(^|[^ \t])[ \t]+(?=[\r\n]|$)/g, '$1')
+    .replace(/=(?:\r?\n|$)/g, '')
+    .replace(/=([0-9a-f]{2})/gi, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+  return Buffer.from(text, 'latin1');
 }
 
 /** The decoded bytes of a leaf body (base64, quoted-printable, or as is). */
 export function leafContent(bytes: Buffer, leaf: MimeLeaf): Buffer {
   const body = bytes.subarray(leaf.bodyStart, leaf.end);
   if (leaf.transferEncoding === 'base64') return Buffer.from(body.toString('latin1'), 'base64');
-  if (leaf.transferEncoding === 'quoted-printable') {
-    const text = body
-      .toString('latin1')
-      .replace(/=\r?\n/g, '')
-      .replace(/=([0-9a-f]{2})/gi, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
-    return Buffer.from(text, 'latin1');
-  }
+  if (leaf.transferEncoding === 'quoted-printable') return decodeQuotedPrintable(body);
   return body;
 }
 

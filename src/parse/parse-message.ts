@@ -1,6 +1,7 @@
 // parseMessage: raw RFC 5322 bytes to a ParsedMessage. The header pre-scan and the MIME walk
-// bound what mailparser sees; mailparser decodes; the walk repairs mislabelled charsets; headers
-// mailparser leaves raw (ids, dates, auth, labels) are read here. Broken mail yields warnings.
+// bound what mailparser sees; mailparser decodes (simple-mime.ts its common case, directly); the
+// walk repairs mislabelled charsets; headers mailparser leaves raw (ids, dates, auth, labels) are
+// read here. Broken mail yields warnings.
 
 import type { AddressObject, EmailAddress, HeaderValue } from 'mailparser';
 import { describeError } from '../core/errors.js';
@@ -15,6 +16,7 @@ import { chooseDate } from './message-date.js';
 import { normalizeMessageId, parseMessageIdList } from './message-id.js';
 import { type MimeTree, walkMime } from './mime-walk.js';
 import { type MimeResult, runMailparser } from './run-mailparser.js';
+import { decodeSimpleMime } from './simple-mime.js';
 
 export interface ParseOptions {
   /** Modification time of the file the message came from: the last fallback for its date. */
@@ -68,7 +70,7 @@ async function decodeMime(header: HeaderBlock, tree: MimeTree): Promise<MimeResu
   if (tree.truncated) return parseDegraded(header, tree);
   let result: MimeResult;
   try {
-    result = await runMailparser(header.bytes);
+    result = decodeSimpleMime(header.bytes, header.headerEnd, tree) ?? (await runMailparser(header.bytes));
   } catch (error) {
     const degraded = await parseDegraded(header, tree);
     return {

@@ -31,7 +31,7 @@ const OPTIONS: MailParserOptions = {
 };
 
 /** mailparser joins the body parts of a message with these; empty pieces leave them dangling. */
-function bodyText(value: string | undefined, joiner: string): string | null {
+export function bodyText(value: string | undefined, joiner: string): string | null {
   if (value === undefined) return null;
   let text = value;
   while (text.startsWith(joiner)) text = text.slice(joiner.length);
