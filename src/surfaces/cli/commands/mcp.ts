@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import { authenticate, type Principal } from '../../../auth/index.js';
 import { MailsiftError } from '../../../core/errors.js';
 import { ensureKeywordIndex } from '../../../index/index.js';
-import { keepDecodedHits } from '../../../search/index.js';
+import { keepDecodedHits, startRankThread } from '../../../search/index.js';
 import { MailApi } from '../../http/index.js';
 import { serveMcpStdio } from '../../mcp/index.js';
 import { type GlobalOptions, withEngine } from '../context.js';
@@ -38,6 +38,7 @@ export function registerMcp(program: Command, globals: () => GlobalOptions): voi
           };
         }
         keepDecodedHits();
+        await startRankThread(db);
         await serveMcpStdio(new MailApi(engine, principal, configuredProviders()));
       });
     });

@@ -6,7 +6,7 @@ import type { Command } from 'commander';
 import { Mailsift } from '../../../engine.js';
 import { loadHealthThresholds } from '../../../health/index.js';
 import { embedderProbe } from '../../../rag/index.js';
-import { keepDecodedHits, shareRankedHeads, warmUpSearch } from '../../../search/index.js';
+import { keepDecodedHits, shareRankedHeads, startRankThread, warmUpSearch } from '../../../search/index.js';
 import { checkAuthHost, type RunningServer, startServer } from '../../http/index.js';
 import { handleMcpHttp } from '../../mcp/index.js';
 import { nonNegativeInteger, positiveInteger } from '../arguments.js';
@@ -94,6 +94,8 @@ async function serveHere(path: string, options: ServeOptions): Promise<RunningSe
   const providers = configuredProviders();
   const engine = Mailsift.open(path);
   try {
+    // One process ranks a broad query's segments on two cores; several already use them.
+    if (options.workers === 1) await startRankThread(engine.archive.db);
     warmUpSearch(engine.archive.db);
     return await startServer(engine, {
       health: {
