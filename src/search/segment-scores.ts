@@ -113,17 +113,24 @@ export function scoreSegments(
       for (const end = p + (groups[g] as readonly PostingsPhrase[]).length; p < end; p++) {
         const { ords, freqs } = segmentHits[p] as PhraseHits;
         const weight = idf[p] as number;
+        // Two loops, not one branching on g: this is the hottest loop of a broad search.
+        if (g === 0) {
+          for (let i = 0; i < ords.length; i++) {
+            const ord = ords[i] as number;
+            const sum = stamp[ord] === reached ? (scores[ord] as number) : 0;
+            stamp[ord] = reached;
+            const f = freqs[i] as number;
+            scores[ord] = sum + weight * ((f * (K1 + 1.0)) / (f + (norms[ord] as number)));
+          }
+          continue;
+        }
         for (let i = 0; i < ords.length; i++) {
           const ord = ords[i] as number;
           const at = stamp[ord] as number;
-          let sum: number;
-          if (at === reached) sum = scores[ord] as number;
-          else if (g === 0 ? at < base : at === reaching) {
-            stamp[ord] = reached;
-            sum = g === 0 ? 0 : (scores[ord] as number);
-          } else continue;
+          if (at !== reached && at !== reaching) continue;
+          stamp[ord] = reached;
           const f = freqs[i] as number;
-          scores[ord] = sum + weight * ((f * (K1 + 1.0)) / (f + (norms[ord] as number)));
+          scores[ord] = (scores[ord] as number) + weight * ((f * (K1 + 1.0)) / (f + (norms[ord] as number)));
         }
       }
     }
