@@ -2,8 +2,8 @@
 // default; --messages N or BENCH_MESSAGES): recall@5/@10 and MRR per question category for
 // keyword-only, vector-only and hybrid retrieval with the in-process ONNX embedder, embedding
 // throughput, retrieval p50/p95 latency and peak RSS. --model NAME picks the fetched model
-// (default the embedder's); --keyword-only runs without one; --misses lists what each setup
-// missed; --fresh rebuilds the cached archive.
+// (default the embedder's), --quantized its int8 export; --keyword-only runs without one;
+// --misses lists what each setup missed; --fresh rebuilds the cached archive.
 
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -215,7 +215,7 @@ async function main(): Promise<void> {
       `ingest ${(info.ingestMs / 1000).toFixed(1)} s; ${chunks.toLocaleString('en')} chunks` +
       (synced.threads > 0 ? ` (chunked ${synced.threads} threads in ${(chunkMs / 1000).toFixed(1)} s)` : ''),
   );
-  const embedder = keywordOnly ? undefined : onnxEmbedder({ modelDir });
+  const embedder = keywordOnly ? undefined : onnxEmbedder({ modelDir, quantized: flag('quantized') });
   const vectors = embedder ? await embed(engine, embedder, info) : false;
   if (info.embed)
     say(

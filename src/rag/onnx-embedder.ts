@@ -30,7 +30,12 @@ export interface OnnxEmbedderOptions {
 }
 
 /** The models scripts/fetch-model.sh knows, by the folder name it gives them. */
-export const FETCHABLE_MODELS = ['all-MiniLM-L6-v2', 'bge-small-en-v15', 'e5-small-v2-q'] as const;
+export const FETCHABLE_MODELS = [
+  'all-MiniLM-L6-v2',
+  'all-mpnet-base-v2',
+  'bge-small-en-v15',
+  'e5-small-v2-q',
+] as const;
 export type FetchableModel = (typeof FETCHABLE_MODELS)[number];
 /** The model an onnx embedder without a `path` runs. */
 export const DEFAULT_MODEL: FetchableModel = 'all-MiniLM-L6-v2';
@@ -115,7 +120,7 @@ interface Encoded {
   readonly ids: readonly number[];
 }
 
-/** [CLS] … [SEP] cut to `max` tokens, keeping the closing special token as the model was trained. */
+/** [CLS] … [SEP] (MPNet: <s> … </s>) cut to `max` tokens, keeping the closing token as trained. */
 function truncate(ids: readonly number[], max: number): readonly number[] {
   if (ids.length <= max) return ids;
   return [...ids.slice(0, max - 1), ids[ids.length - 1] as number];
@@ -163,10 +168,8 @@ export function onnxEmbedder(options: OnnxEmbedderOptions): Embedder {
   checkFolder(dir, modelFile);
   const modelPath = join(dir, modelFile);
   const manifest = readManifest(dir);
-  const tokenizer = new Tokenizer(
-    readJson(dir, 'tokenizer.json') as object,
-    readJson(dir, 'tokenizer_config.json') as object,
-  );
+  const tokenizerConfig = readJson(dir, 'tokenizer_config.json') as { pad_token?: unknown };
+  const tokenizer = new Tokenizer(readJson(dir, 'tokenizer.json') as object, tokenizerConfig);
   const maxTokens = Math.max(2, options.maxTokens ?? manifest.maxTokens ?? 256);
   if (manifest.maxPositions !== undefined && maxTokens > manifest.maxPositions)
     throw new MailsiftError(
@@ -175,7 +178,9 @@ export function onnxEmbedder(options: OnnxEmbedderOptions): Embedder {
       { param: 'embedder.maxTokens' },
     );
   const batchSize = Math.max(1, options.batchSize ?? 32);
-  const padId = tokenizer.token_to_id('[PAD]') ?? 0;
+  // BERT pads with [PAD]; MPNet with <pad> (its vocabulary also has a [PAD], at another id).
+  const padToken = typeof tokenizerConfig.pad_token === 'string' ? tokenizerConfig.pad_token : '[PAD]';
+  const padId = tokenizer.token_to_id(padToken) ?? 0;
 
   let loading: Promise<{ session: InferenceSession; ort: typeof import('onnxruntime-node') }> | null = null;
   // The native module and the model load on first use: configuring an embedder stays cheap.
