@@ -48,10 +48,18 @@ describe('decodeSimpleMime', () => {
     expect(result?.headers.get('subject')).toBe('Invoice “Q2” – €1,250 due');
   });
 
-  it('leaves attachments, format=flowed and forwarded messages to mailparser', () => {
+  it('takes attachments with their type, name and hash', () => {
+    const taken = messages
+      .map((path) => simple(path).result?.attachments ?? [])
+      .filter((attachments) => attachments.length > 0);
+    expect(taken.length).toBeGreaterThan(0);
+    for (const attachment of taken.flat()) expect(attachment.sha256).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('leaves format=flowed text, embedded messages and encoded parameters to mailparser', () => {
     const left = messages.filter((path) => {
       const text = readFileSync(new URL(path, root), 'latin1');
-      return /^content-disposition:\s*attachment|format=flowed|message\/rfc822/im.test(text);
+      return /format=flowed|message\/rfc822|^content-(?:type|disposition):.*(?:\*=|=\?)/im.test(text);
     });
     expect(left.length).toBeGreaterThan(0);
     for (const path of left) expect(simple(path).result, path).toBeNull();

@@ -1,10 +1,12 @@
-// The common message shape decoded directly: text/plain and text/html parts, plainly labelled,
-// no attachments (nine in ten of the bench corpus). It gives what run-mailparser.ts gives, without
+// The common message shape decoded directly: text/plain and text/html parts and attachments,
+// all plainly labelled, no embedded messages. It gives what run-mailparser.ts gives, without
 // mailparser's stream machinery (~40% of a parse); any other shape goes to mailparser.
 
 import type { Headers } from 'mailparser';
 import { MailParser } from 'mailparser';
-import { leafContent, type MimeLeaf, type MimeTree, type RawField } from './mime-walk.js';
+import type { ParsedAttachment } from '../core/types.js';
+import { attachmentFromBytes, oversizeWarning } from './attachments.js';
+import { isBodyLeaf, leafContent, type MimeLeaf, type MimeTree, type RawField } from './mime-walk.js';
 import { bodyText, type MimeResult } from './run-mailparser.js';
 
 /** A header line as mailsplit hands it to mailparser: lowercased key, folded line as written. */
@@ -20,7 +22,10 @@ interface HeaderLine {
  */
 interface MailparserDecoder {
   processHeaders(lines: readonly HeaderLine[]): Headers;
-  readonly libmime: { decodeWord(charset: string, encoding: 'B', base64: string): string };
+  readonly libmime: {
+    decodeWord(charset: string, encoding: 'B', base64: string): string;
+    detectMimeType(filename: string): string | false;
+  };
 }
 
 /** The headers parseMessage reads from mailparser; the others it reads from the raw block. */
@@ -30,8 +35,14 @@ const DECODED_HEADERS = new Set(['subject', 'from', 'to', 'cc', 'bcc', 'reply-to
  * A Content-Type whose parameters every parser reads alike: no comments, quoted-pairs, encoded
  * words or RFC 2231 sections, which mailsplit and the walk each interpret in their own way.
  */
-const PLAIN_CONTENT_TYPE =
-  /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+(?:\s*;\s*[a-z0-9_-]+=(?:"[^"\\()?*\r\n]*"|[^\s;"()\\?*]+))*\s*;?$/i;
+const PLAIN_PARAMS = String.raw`(?:\s*;\s*[a-z0-9_-]+=(?:"[^"\\()?*\r\n]*"|[^\s;"()\\?*]+))*\s*;?$`;
+const PLAIN_CONTENT_TYPE = new RegExp(
+  String.raw`^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+${PLAIN_PARAMS}`,
+  'i',
+);
+const PLAIN_DISPOSITION = new RegExp(`^(?:inline|attachment)${PLAIN_PARAMS}`, 'i');
+/** A Content-ID of printable ASCII: no encoded words for the header decoding to change. */
+const PLAIN_CONTENT_ID = /^[\x21-\x7e]+$/;
 const TRANSFER_ENCODINGS = new Set(['7bit', '8bit', 'binary', 'quoted-printable', 'base64']);
 /** Charsets mailparser takes as UTF-8 and does not convert (its own normalisation of the name). */
 const UTF8_CHARSETS = new Set(['ascii', 'usascii', 'utf8']);
@@ -50,16 +61,24 @@ function mailparser(): MailparserDecoder {
 const fieldCount = (fields: readonly RawField[], name: string): number =>
   fields.reduce((n, field) => (field.name === name ? n + 1 : n), 0);
 
-/** The entity's structural headers are each given once, in the plain form. */
+/** A field given at most once, in the plain form. */
+function plainField(fields: readonly RawField[], name: string, plain: (value: string) => boolean): boolean {
+  const field = fields.find((entry) => entry.name === name);
+  return field === undefined || (plain(field.value) && fieldCount(fields, name) === 1);
+}
+
+/**
+ * The entity's structural headers are each given once, in the plain form. Without a
+ * Content-Type it has no Content-Disposition either: mailsplit would guess the type from
+ * the file name where the walk reads text/plain.
+ */
 function plainEntity(fields: readonly RawField[]): boolean {
-  const type = fields.find((field) => field.name === 'content-type');
-  if (type && (!PLAIN_CONTENT_TYPE.test(type.value) || fieldCount(fields, 'content-type') > 1)) return false;
-  const encoding = fields.filter((field) => field.name === 'content-transfer-encoding');
-  if (encoding.length > 1 || (encoding[0] && !TRANSFER_ENCODINGS.has(encoding[0].value.toLowerCase())))
-    return false;
-  const disposition = fields.filter((field) => field.name === 'content-disposition');
+  const typed = fields.some((field) => field.name === 'content-type');
   return (
-    disposition.length === 0 || (disposition.length === 1 && /^inline$/i.test(disposition[0]?.value ?? ''))
+    plainField(fields, 'content-type', (value) => PLAIN_CONTENT_TYPE.test(value)) &&
+    plainField(fields, 'content-transfer-encoding', (value) => TRANSFER_ENCODINGS.has(value.toLowerCase())) &&
+    plainField(fields, 'content-disposition', (value) => typed && PLAIN_DISPOSITION.test(value)) &&
+    plainField(fields, 'content-id', (value) => PLAIN_CONTENT_ID.test(value))
   );
 }
 
@@ -78,12 +97,29 @@ function leafText(bytes: Buffer, leaf: MimeLeaf): string {
   return text.replace(/\r?\n/g, '\n');
 }
 
+/** An attachment as mailparser hands it over: a generic type narrowed by the file name. */
+function leafAttachment(bytes: Buffer, leaf: MimeLeaf): ParsedAttachment {
+  const filename = leaf.dispositionParams.get('filename') || leaf.params.get('name') || null;
+  const detected = filename && leaf.contentType === 'application/octet-stream';
+  return attachmentFromBytes(
+    {
+      filename,
+      contentType: (detected && mailparser().libmime.detectMimeType(filename)) || leaf.contentType,
+      contentId: leaf.fields.find((field) => field.name === 'content-id')?.value ?? null,
+      disposition: leaf.disposition,
+    },
+    leafContent(bytes, leaf),
+  );
+}
+
 function simpleLeaf(bytes: Buffer, leaf: MimeLeaf): boolean {
-  if (leaf.contentType !== 'text/plain' && leaf.contentType !== 'text/html') return false;
   if (!plainEntity(leaf.fields)) return false;
-  if (!PLAIN_CHARSET.test(leafCharset(leaf))) return false;
-  // format=flowed text is unwrapped by mailparser's FlowedDecoder.
-  if (leaf.contentType === 'text/plain' && leaf.params.has('format')) return false;
+  if (isBodyLeaf(leaf)) {
+    if (!PLAIN_CHARSET.test(leafCharset(leaf))) return false;
+    // format=flowed text is unwrapped by mailparser's FlowedDecoder.
+    if (leaf.contentType === 'text/plain' && leaf.params.has('format')) return false;
+    // mailparser reads message/delivery-status as body text, embedded messages as messages.
+  } else if (/^(?:message|multipart)\//.test(leaf.contentType)) return false;
   return (
     leaf.transferEncoding !== 'base64' ||
     PLAIN_BASE64.test(bytes.toString('latin1', leaf.bodyStart, leaf.end))
@@ -142,12 +178,15 @@ export function decodeSimpleMime(bytes: Buffer, headerEnd: number, tree: MimeTre
   if (!tree.leaves.every((leaf) => simpleLeaf(bytes, leaf))) return null;
   const lines = headerLines(bytes, headerEnd);
   if (lines === null) return null;
-  const { text, html } = bodyLists(bytes, tree.leaves);
+  const { text, html } = bodyLists(bytes, tree.leaves.filter(isBodyLeaf));
+  const attachments = tree.leaves
+    .filter((leaf) => !isBodyLeaf(leaf))
+    .map((leaf) => leafAttachment(bytes, leaf));
   return {
     headers: mailparser().processHeaders(lines),
     text: bodyText(text.length > 0 ? text.join('\n') : undefined, '\n'),
     html: bodyText(html.length > 0 ? html.join('<br/>\n') : undefined, '<br/>\n'),
-    attachments: [],
-    warnings: [],
+    attachments,
+    warnings: attachments.filter((a) => a.size > 0 && a.content.length === 0).map(oversizeWarning),
   };
 }
