@@ -1,7 +1,7 @@
 // Relevance ranking over the postings index (src/index/postings-*.ts): weighted bm25 of
 // every match computed in typed arrays from each phrase's matches (segment-scores.ts),
-// times the recency and bulk multipliers, then the exact head of that order. Every agent query
-// whose terms are whole FTS5 tokens ranks here; fuzzy fill stays on FTS5.
+// times the recency and bulk multipliers, then the exact head of that order. Every agent
+// query whose terms are whole FTS5 tokens ranks here; fuzzy fill stays on FTS5.
 
 // Why (measured on 100k messages): FTS5 computes bm25 through its auxiliary-function API
 // at ~0.8 µs per matching row, so a word in half the archive costs ~40 ms before any
