@@ -86,13 +86,14 @@ function isSpace(c: number): boolean {
 }
 
 /**
- * Picks between the cleaned text and HTML parts when a message has both. The HTML wins
- * unless it is a stub: its DOM shows quote containers the text part has lost, and
- * newsletters' text parts are often a stub ("view this email in a browser"). A part is a
- * stub when its body has under half the words of the other's; then the other one wins.
+ * Whether the cleaned HTML loses to the text part of the same message. The HTML wins unless
+ * it is a stub: its DOM shows quote containers the text part has lost, and newsletters' text
+ * parts are often a stub ("view this email in a browser"). A part is a stub when its body has
+ * under half the words of the other's. A cleaned text's body is the text itself (line breaks
+ * normalised), so the text part is counted, and cleaned only when it wins.
  */
-function choose(fromText: CleanedBody, fromHtml: CleanedBody): CleanedBody {
-  return wordCount(fromHtml.body) * 2 < wordCount(fromText.body) ? fromText : fromHtml;
+function htmlIsStub(fromHtml: CleanedBody, text: string): boolean {
+  return wordCount(fromHtml.body) * 2 < wordCount(text);
 }
 
 /** Splits a message body into its parts; pure, synchronous, and never throws. */
@@ -105,9 +106,8 @@ export function cleanMessage(
   const html = input.html?.trim() ? input.html : null;
   try {
     const fromHtml = html === null ? null : cleanHtml(html, maxHtmlChars);
-    const fromText = text === null ? null : cleanText(text);
-    if (fromHtml && fromText) return choose(fromText, fromHtml);
-    return fromHtml ?? fromText ?? EMPTY;
+    if (fromHtml && (text === null || !htmlIsStub(fromHtml, text))) return fromHtml;
+    return text === null ? EMPTY : cleanText(text);
   } catch {
     // A defect in a detector must not lose the message: keep everything as authored.
     const body = text ?? '';
