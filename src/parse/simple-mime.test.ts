@@ -56,6 +56,15 @@ describe('decodeSimpleMime', () => {
     for (const attachment of taken.flat()) expect(attachment.sha256).toMatch(/^[0-9a-f]{64}$/);
   });
 
+  it('leaves messages over 4 MB to mailparser, which streams their parts', () => {
+    const bytes = Buffer.from(
+      'From: a@big.test\r\nSubject: big\r\nContent-Type: text/plain\r\n\r\n' +
+        'A long line of text in a large message body.\r\n'.repeat(100_000),
+    );
+    const header = readHeaderBlock(bytes);
+    expect(decodeSimpleMime(header.bytes, header.headerEnd, walkMime(header.bytes))).toBeNull();
+  });
+
   it('leaves format=flowed text, embedded messages and encoded parameters to mailparser', () => {
     const left = messages.filter((path) => {
       const text = readFileSync(new URL(path, root), 'latin1');

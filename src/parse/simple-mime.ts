@@ -51,6 +51,14 @@ const PLAIN_CHARSET = /^[\w.:-]+$/;
 /** Base64 that any decoder reads alike: padding only at the end. */
 const PLAIN_BASE64 = /^[A-Za-z0-9+/\r\n]*={0,2}[\r\n]*$/;
 
+/**
+ * Largest message decoded here. The decode holds each part whole, in several copies at once
+ * (latin1 text, decoded bytes), where mailparser streams them and keeps no attachment over
+ * LIMITS.maxAttachmentBytes: a 64 MB message could exhaust a prepare worker's capped heap
+ * here and not there. Mail this large is rare; its parse time is in its bytes anyway.
+ */
+const MAX_SIMPLE_BYTES = 4 * 1024 * 1024;
+
 let decoder: MailparserDecoder | undefined;
 
 function mailparser(): MailparserDecoder {
@@ -173,7 +181,7 @@ function bodyLists(bytes: Buffer, leaves: readonly MimeLeaf[]): { text: string[]
 
 /** A message of the simple shape as runMailparser reads it; null for any other shape. */
 export function decodeSimpleMime(bytes: Buffer, headerEnd: number, tree: MimeTree): MimeResult | null {
-  if (tree.truncated || tree.leaves.length === 0) return null;
+  if (bytes.length > MAX_SIMPLE_BYTES || tree.truncated || tree.leaves.length === 0) return null;
   if (!tree.containers.every(plainEntity)) return null;
   if (!tree.leaves.every((leaf) => simpleLeaf(bytes, leaf))) return null;
   const lines = headerLines(bytes, headerEnd);
