@@ -18,13 +18,7 @@ import {
   type IndexedDocument,
 } from './document.js';
 import { FLAG_BULK, FLAG_UNTRUSTED } from './postings-codec.js';
-import {
-  discardPostings,
-  flushPostings,
-  removePostings,
-  stageDocument,
-  stagePostings,
-} from './postings-writer.js';
+import { discardPostings, flushPostings, removePostings, stagePostings } from './postings-writer.js';
 import { COLUMNS, EXCLUDED_NOW } from './schema.js';
 
 const INSERT_INDEX = `INSERT INTO keyword_index (rowid, ${COLUMNS.join(', ')}) VALUES (?, ${COLUMNS.map(() => '?').join(', ')})`;
@@ -89,7 +83,8 @@ function stageMessage(db: Db, rowid: number, prepared?: PreparedMessage): void {
     rowid,
     COLUMNS.map((c) => doc.columns[c]),
   );
-  const staged = stageDocument(
+  const tokens = stagePostings(
+    db,
     {
       rowid,
       date: row.date,
@@ -98,7 +93,6 @@ function stageMessage(db: Db, rowid: number, prepared?: PreparedMessage): void {
     },
     doc.columns,
   );
-  stagePostings(db, staged);
   sql(
     db,
     `INSERT INTO keyword_docs (rowid, inbox_id, date, thread_id, untrusted, excluded, bulk, language, checksum, tokens)
@@ -113,7 +107,7 @@ function stageMessage(db: Db, rowid: number, prepared?: PreparedMessage): void {
     doc.bulk ? 1 : 0,
     doc.language,
     doc.checksum,
-    staged.tokens,
+    tokens,
   );
   if (doc.language !== null)
     sql(db, 'INSERT OR IGNORE INTO keyword_languages (language) VALUES (?)').run(doc.language);

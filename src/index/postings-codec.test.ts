@@ -18,7 +18,7 @@ describe('postings codec', () => {
     const list = {
       ords: [0, 7, 300, 70_000],
       counts: [1, 0, 2, 3, 1, 0, 0, 0, 200, 1, 1, 1],
-      positions: [[4, 0, 9], [1, 5, 40, 2], Array.from({ length: 200 }, (_, i) => 16_000 + i * 3), [0, 0, 1]],
+      positions: [4, 0, 9, 1, 5, 40, 2, ...Array.from({ length: 200 }, (_, i) => 16_000 + i * 3), 0, 0, 1],
     };
     const encoded = encodePostings(list, 3);
     const postings = decodePostings(encoded.postings, 3);
@@ -34,7 +34,7 @@ describe('postings codec', () => {
     expect(of(0, 2)).toEqual([0, 9]);
     expect(of(1, 0)).toEqual([1, 5, 40]);
     expect(of(1, 1)).toEqual([2]);
-    expect(of(2, 2)).toEqual(list.positions[2]);
+    expect(of(2, 2)).toEqual(list.positions.slice(7, 207));
     expect(of(3, 1)).toEqual([0]);
     // Only entries 1 and 3: the others' positions (multi-byte ones included) are skipped.
     const some = decodePositions(encoded.positions, postings, Uint8Array.from([0, 1, 0, 1]));
@@ -50,7 +50,7 @@ describe('postings codec', () => {
     const list = {
       ords: [2, 9, 40, 41],
       counts: [1, 0, 0, 3, 2, 1, 1, 0],
-      positions: [[7], [300, 301, 20_000], [5, 6, 1], [0]],
+      positions: [7, 300, 301, 20_000, 5, 6, 1, 0],
     };
     const encoded = encodePostings(list, 2);
     const some = decodePostings(encoded.postings, 2, Int32Array.from([9, 41, 50]));
@@ -66,9 +66,9 @@ describe('postings codec', () => {
     // the third far later (base 200), with a gap needing two varint bytes, as after a
     // segment whose other documents lack the term.
     const parts = [
-      { ords: [0, 2], counts: [1, 0, 2, 1], positions: [[5], [0, 7, 3]] },
-      { ords: [0], counts: [0, 4], positions: [[1, 2, 3, 400]] },
-      { ords: [1, 150], counts: [1, 1, 0, 1], positions: [[9, 9], [16_500]] },
+      { ords: [0, 2], counts: [1, 0, 2, 1], positions: [5, 0, 7, 3] },
+      { ords: [0], counts: [0, 4], positions: [1, 2, 3, 400] },
+      { ords: [1, 150], counts: [1, 1, 0, 1], positions: [9, 9, 16_500] },
     ];
     const bases = [0, 3, 200];
     const encoded = parts.map((list) => encodePostings(list, 2));

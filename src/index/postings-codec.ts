@@ -102,8 +102,12 @@ export interface Positions {
 export interface TermList {
   ords: number[];
   counts: number[];
-  /** positions[i]: document i's positions, column after column, ascending within a column. */
-  positions: number[][];
+  /**
+   * Every document's positions, document after document, each column after column and
+   * ascending within a column; the counts say where one ends. Flat: a segment flush would
+   * otherwise hold an array per term per document (~150 per message).
+   */
+  positions: number[];
 }
 
 /** A growable byte buffer writing LEB128 varints; reused, since most terms' postings are a few bytes. */
@@ -197,6 +201,7 @@ export function encodePostings(
   const { ords, counts, positions } = list;
   out.varint(ords.length);
   let previous = -1;
+  let at = 0;
   for (let i = 0; i < ords.length; i++) {
     const ord = ords[i] as number;
     out.varint(ord - previous - 1);
@@ -204,14 +209,12 @@ export function encodePostings(
     let mask = 0;
     for (let c = 0; c < columns; c++) if ((counts[i * columns + c] as number) > 0) mask |= 1 << c;
     out.varint(mask);
-    const own = positions[i] as number[];
-    let at = 0;
     for (let c = 0; c < columns; c++) {
       const count = counts[i * columns + c] as number;
       if (count > 0) out.varint(count);
       let last = 0;
       for (let k = count; k > 0; k--) {
-        const position = own[at++] as number;
+        const position = positions[at++] as number;
         where.varint(position - last);
         last = position;
       }

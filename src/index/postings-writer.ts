@@ -49,58 +49,72 @@ const WHOLE_TOKEN = new RegExp(`^${TOKEN_CHARS}+$`, 'u');
 /** `term` is one FTS5 token: the tokenizer would cut any other into a phrase. */
 export const isWholeToken = (term: string): boolean => WHOLE_TOKEN.test(term);
 
-/** A term's occurrences in one document: per column of its family a count, and the positions column after column. */
-export interface TermOccurrences {
-  // Plain arrays: ~150 terms per message, and millions of tiny typed arrays (each its own
-  // off-heap buffer, freed only by a full GC) would grow ingest's RSS.
-  readonly counts: number[];
-  readonly positions: number[];
+/**
+ * A document's tokens in one family, as ids into its batch's term table: column after
+ * column, `ends[c]` the end of column c. A few arrays per document, not an object per
+ * term: staged documents live until the flush, long enough to reach the old generation.
+ */
+interface FamilyTokens {
+  readonly ids: number[];
+  readonly ends: number[];
 }
 
-/** A document ready for a segment: its doc table row and per-family term occurrences. */
-export interface StagedDoc extends DocRow {
-  readonly terms: ReadonlyArray<ReadonlyMap<string, TermOccurrences>>;
+/** A document waiting for its segment: its doc table row and its tokens per family. */
+interface StagedDoc extends DocRow {
+  readonly families: readonly FamilyTokens[];
 }
 
-/** Counts the terms of a document's column texts (as FTS5 tokenises them) and its length. */
-export function stageDocument(
+/** The documents staged on a connection, and per family the terms they use (each once). */
+interface Stage {
+  readonly docs: Map<number, StagedDoc>;
+  readonly terms: ReadonlyArray<{ readonly ids: Map<string, number>; readonly names: string[] }>;
+}
+
+const stages = new WeakMap<Db, Stage>();
+
+function stageOf(db: Db): Stage {
+  let stage = stages.get(db);
+  if (!stage) {
+    stage = { docs: new Map(), terms: FAMILIES.map(() => ({ ids: new Map(), names: [] })) };
+    stages.set(db, stage);
+  }
+  return stage;
+}
+
+/**
+ * Stages document `meta.rowid` for the next segment: its column texts' terms as FTS5
+ * tokenises them. Returns its length in tokens.
+ */
+export function stagePostings(
+  db: Db,
   meta: Omit<DocRow, 'tokens'>,
   columns: Readonly<Record<Column, string>>,
-): StagedDoc {
+): number {
+  const stage = stageOf(db);
   let tokens = 0;
-  const terms = FAMILIES.map((family) => {
-    const found = new Map<string, TermOccurrences>();
-    family.columns.forEach((column, c) => {
-      let position = 0;
+  const families = FAMILIES.map((family, f) => {
+    const table = stage.terms[f] as Stage['terms'][number];
+    const ids: number[] = [];
+    const ends: number[] = [];
+    for (const column of family.columns) {
       for (const [term] of columns[column].matchAll(TOKEN)) {
-        let entry = found.get(term);
-        if (!entry) {
-          entry = { counts: family.columns.map(() => 0), positions: [] };
-          found.set(term, entry);
+        let id = table.ids.get(term);
+        if (id === undefined) {
+          id = table.names.length;
+          table.ids.set(term, id);
+          table.names.push(term);
         }
-        (entry.counts[c] as number)++;
-        // Columns are read in order, so each term's positions come column after column.
-        entry.positions.push(position);
-        position++;
+        ids.push(id);
       }
-      tokens += position;
-    });
-    return found;
+      ends.push(ids.length);
+    }
+    tokens += ids.length;
+    return { ids, ends };
   });
   // bm25's length counts every column, the `kind` flag column too.
   for (const column of COLUMNS) if (!familyOf(column)) tokens += columns[column].match(TOKEN)?.length ?? 0;
-  return { ...meta, tokens, terms };
-}
-
-const staged = new WeakMap<Db, Map<number, StagedDoc>>();
-
-export function stagePostings(db: Db, doc: StagedDoc): void {
-  let docs = staged.get(db);
-  if (!docs) {
-    docs = new Map();
-    staged.set(db, docs);
-  }
-  docs.set(doc.rowid, doc);
+  stage.docs.set(meta.rowid, { ...meta, tokens, families });
+  return tokens;
 }
 
 /**
@@ -108,7 +122,7 @@ export function stagePostings(db: Db, doc: StagedDoc): void {
  * the segment that holds it. Call before its keyword_docs row is deleted.
  */
 export function removePostings(db: Db, rowid: number): void {
-  if (staged.get(db)?.delete(rowid)) return;
+  if (stages.get(db)?.docs.delete(rowid)) return;
   const doc = sql(db, 'SELECT segment, tokens FROM keyword_docs WHERE rowid = ? AND segment IS NOT NULL').get(
     rowid,
   ) as { segment: number; tokens: number } | undefined;
@@ -125,19 +139,20 @@ export function removePostings(db: Db, rowid: number): void {
 }
 
 export function discardPostings(db: Db): void {
-  staged.get(db)?.clear();
+  stages.delete(db);
 }
 
 /** Writes the staged documents as one segment, then merges segments as the policy asks. */
 export function flushPostings(db: Db): void {
-  const docs = staged.get(db);
-  if (!docs || docs.size === 0) return;
-  const ordered = [...docs.values()].sort((a, b) => a.rowid - b.rowid);
-  docs.clear();
+  const stage = stages.get(db);
+  if (!stage) return;
+  stages.delete(db);
+  if (stage.docs.size === 0) return;
+  const ordered = [...stage.docs.values()].sort((a, b) => a.rowid - b.rowid);
   const segment = writeSegment(
     db,
     ordered,
-    FAMILIES.map((_, family) => termPostings(ordered, family)),
+    FAMILIES.map((_, family) => termPostings(stage, ordered, family)),
   );
   const assign = sql(db, 'UPDATE keyword_docs SET segment = ? WHERE rowid = ?');
   for (const doc of ordered) assign.run(segment, doc.rowid);
@@ -147,24 +162,41 @@ export function flushPostings(db: Db): void {
 /** A family's postings per term, ordinals ascending. */
 type TermPostings = Map<string, TermList>;
 
-function listOf(postings: TermPostings, term: string): TermList {
-  let list = postings.get(term);
-  if (!list) {
-    list = { ords: [], counts: [], positions: [] };
-    postings.set(term, list);
-  }
-  return list;
-}
-
-function termPostings(ordered: readonly StagedDoc[], family: number): TermPostings {
-  const postings: TermPostings = new Map();
+function termPostings(stage: Stage, ordered: readonly StagedDoc[], family: number): TermPostings {
+  const names = (stage.terms[family] as Stage['terms'][number]).names;
+  const columns = (FAMILIES[family] as Family).columns.length;
+  const lists: Array<TermList | undefined> = new Array(names.length);
+  // Per term: the last document it was seen in, and where that document's counts start.
+  const lastOrd = new Int32Array(names.length).fill(-1);
+  const countsAt = new Int32Array(names.length);
   ordered.forEach((doc, ord) => {
-    for (const [term, found] of doc.terms[family] as ReadonlyMap<string, TermOccurrences>) {
-      const list = listOf(postings, term);
-      list.ords.push(ord);
-      for (const count of found.counts) list.counts.push(count);
-      list.positions.push(found.positions);
+    const { ids, ends } = doc.families[family] as FamilyTokens;
+    let start = 0;
+    for (let c = 0; c < columns; c++) {
+      const end = ends[c] as number;
+      for (let i = start; i < end; i++) {
+        const id = ids[i] as number;
+        let list = lists[id];
+        if (!list) {
+          list = { ords: [], counts: [], positions: [] };
+          lists[id] = list;
+        }
+        if (lastOrd[id] !== ord) {
+          lastOrd[id] = ord;
+          countsAt[id] = list.counts.length;
+          list.ords.push(ord);
+          for (let k = 0; k < columns; k++) list.counts.push(0);
+        }
+        (list.counts[(countsAt[id] as number) + c] as number)++;
+        // Positions count within a column, and columns are read in order.
+        list.positions.push(i - start);
+      }
+      start = end;
     }
+  });
+  const postings: TermPostings = new Map();
+  lists.forEach((list, id) => {
+    if (list) postings.set(names[id] as string, list);
   });
   return postings;
 }
@@ -413,7 +445,7 @@ function appendRenumbered(list: TermList, decoded: Postings, where: Positions, r
       total += count;
     }
     const start = where.starts[i] as number;
-    list.positions.push(Array.from(where.positions.subarray(start, start + total)));
+    for (let k = start; k < start + total; k++) list.positions.push(where.positions[k] as number);
   }
 }
 
@@ -423,14 +455,29 @@ function sortList(list: TermList, columns: number): void {
   for (let i = 1; i < list.ords.length && sorted; i++)
     sorted = (list.ords[i - 1] as number) < (list.ords[i] as number);
   if (sorted) return;
+  // Where each entry's positions start in the flat list.
+  const starts: number[] = [];
+  let at = 0;
+  for (let i = 0; i < list.ords.length; i++) {
+    starts.push(at);
+    for (let c = 0; c < columns; c++) at += list.counts[i * columns + c] as number;
+  }
   const order = list.ords
     .map((_, i) => i)
     .sort((a, b) => (list.ords[a] as number) - (list.ords[b] as number));
   const counts: number[] = [];
-  for (const i of order)
-    for (let c = 0; c < columns; c++) counts.push(list.counts[i * columns + c] as number);
-  const positions = list.positions;
+  const positions: number[] = [];
+  for (const i of order) {
+    let total = 0;
+    for (let c = 0; c < columns; c++) {
+      const count = list.counts[i * columns + c] as number;
+      counts.push(count);
+      total += count;
+    }
+    const start = starts[i] as number;
+    for (let k = start; k < start + total; k++) positions.push(list.positions[k] as number);
+  }
   list.ords = order.map((i) => list.ords[i] as number);
   list.counts = counts;
-  if (positions) list.positions = order.map((i) => positions[i] as number[]);
+  list.positions = positions;
 }
