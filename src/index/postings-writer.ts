@@ -43,11 +43,52 @@ export function familyOf(column: Column): { family: number; index: number } | un
 
 /** FTS5's unicode61 token characters (tokenchars '_'): letters, digits, private use, '_'. */
 const TOKEN_CHARS = '[\\p{L}\\p{N}\\p{Co}_]';
-const TOKEN = new RegExp(`${TOKEN_CHARS}+`, 'gu');
 const WHOLE_TOKEN = new RegExp(`^${TOKEN_CHARS}+$`, 'u');
+const TOKEN_CHAR = new RegExp(`^${TOKEN_CHARS}$`, 'u');
 
 /** `term` is one FTS5 token: the tokenizer would cut any other into a phrase. */
 export const isWholeToken = (term: string): boolean => WHOLE_TOKEN.test(term);
+
+/** Per BMP code unit: 1 a token character, 2 not one, 0 not asked yet. */
+const unitClass = new Uint8Array(0x10000);
+
+/** Code units of the token character at `at` (a surrogate pair is one character), 0 when none is there. */
+function tokenCharAt(text: string, at: number): number {
+  const code = text.charCodeAt(at);
+  if (code >= 0xd800 && code <= 0xdbff) {
+    const low = text.charCodeAt(at + 1);
+    return low >= 0xdc00 && low <= 0xdfff && TOKEN_CHAR.test(text.slice(at, at + 2)) ? 2 : 0;
+  }
+  let known = unitClass[code] as number;
+  if (known === 0) {
+    known = TOKEN_CHAR.test(String.fromCharCode(code)) ? 1 : 2;
+    unitClass[code] = known;
+  }
+  return known === 1 ? 1 : 0;
+}
+
+/**
+ * Calls `visit` with each token of `text`, as FTS5 cuts them: a character scan with the
+ * class of each code unit remembered, several times faster than a global regex's matches
+ * (~900 tokens per message).
+ */
+function forEachToken(text: string, visit: (term: string) => void): void {
+  const length = text.length;
+  let at = 0;
+  while (at < length) {
+    let width = tokenCharAt(text, at);
+    if (width === 0) {
+      at++;
+      continue;
+    }
+    const start = at;
+    while (width > 0) {
+      at += width;
+      width = at < length ? tokenCharAt(text, at) : 0;
+    }
+    visit(text.slice(start, at));
+  }
+}
 
 /**
  * A document's tokens in one family, as ids into its batch's term table: column after
@@ -96,23 +137,27 @@ export function stagePostings(
     const table = stage.terms[f] as Stage['terms'][number];
     const ids: number[] = [];
     const ends: number[] = [];
-    for (const column of family.columns) {
-      for (const [term] of columns[column].matchAll(TOKEN)) {
-        let id = table.ids.get(term);
-        if (id === undefined) {
-          id = table.names.length;
-          table.ids.set(term, id);
-          table.names.push(term);
-        }
-        ids.push(id);
+    const intern = (term: string): void => {
+      let id = table.ids.get(term);
+      if (id === undefined) {
+        id = table.names.length;
+        table.ids.set(term, id);
+        table.names.push(term);
       }
+      ids.push(id);
+    };
+    for (const column of family.columns) {
+      forEachToken(columns[column], intern);
       ends.push(ids.length);
     }
     tokens += ids.length;
     return { ids, ends };
   });
   // bm25's length counts every column, the `kind` flag column too.
-  for (const column of COLUMNS) if (!familyOf(column)) tokens += columns[column].match(TOKEN)?.length ?? 0;
+  const count = (): void => {
+    tokens++;
+  };
+  for (const column of COLUMNS) if (!familyOf(column)) forEachToken(columns[column], count);
   stage.docs.set(meta.rowid, { ...meta, tokens, families });
   return tokens;
 }
