@@ -365,13 +365,26 @@ function mergeInto(db: Db, ids: readonly number[]): void {
 interface PostingsRow {
   readonly family: number;
   readonly term: string;
-  /** The term's UTF-8 bytes: SQLite orders text by them, and so must the merge. */
-  readonly key: Buffer;
   readonly postings: Uint8Array;
   readonly positions: Uint8Array;
 }
 
-const byKey = (a: PostingsRow, b: PostingsRow): number => a.family - b.family || Buffer.compare(a.key, b.key);
+/** A UTF-16 code unit's rank in UTF-8 order: surrogates (4-byte characters) follow U+E000-U+FFFF. */
+const utf8Rank = (unit: number): number =>
+  unit < 0xd800 ? unit : unit < 0xe000 ? unit + 0x2000 : unit - 0x800;
+
+/** Orders terms as SQLite orders text, by their UTF-8 bytes (and so must the merge), without encoding them. */
+function compareTerms(a: string, b: string): number {
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) return utf8Rank(x) - utf8Rank(y);
+  }
+  return a.length - b.length;
+}
+
+const byKey = (a: PostingsRow, b: PostingsRow): number => a.family - b.family || compareTerms(a.term, b.term);
 
 /** Rows read per refill of a merge cursor: a merge holds this many rows per source, not the segment. */
 const CURSOR_ROWS = 512;
@@ -401,7 +414,7 @@ class PostingsCursor {
   private fill(family: number, term: string): void {
     this.rows = sql(
       this.db,
-      `SELECT family, term, CAST(term AS BLOB) AS key, postings, positions FROM keyword_postings
+      `SELECT family, term, postings, positions FROM keyword_postings
        WHERE segment = ? AND (family, term) > (?, ?) ORDER BY family, term LIMIT ${CURSOR_ROWS}`,
     ).all(this.segment, family, term) as PostingsRow[];
     this.at = 0;
