@@ -33,6 +33,11 @@ export type StoreOutcome = 'added' | 'duplicate' | 'variant';
 
 export class MessageStore {
   readonly db: Db;
+  /**
+   * The message last inserted, until a location is attached to it: its labels then need
+   * no reading back (it has no other location, and no labels yet).
+   */
+  private inserted: { readonly rowid: number; readonly headerLabels: readonly string[] } | null = null;
 
   constructor(private readonly archive: Archive) {
     this.db = archive.db;
@@ -125,7 +130,15 @@ export class MessageStore {
       run,
     );
     sql(this.db, 'DELETE FROM failures WHERE source_id = ? AND key = ?').run(sourceId, location.key);
-    this.refreshLabels(messageRowid);
+    const inserted = this.inserted;
+    this.inserted = null;
+    if (!previous && inserted?.rowid === messageRowid) {
+      const folder = labelForFolder(location.folder);
+      this.writeLabels(
+        messageRowid,
+        mergeLabels(inserted.headerLabels, location.labels, folder ? [folder] : []),
+      );
+    } else this.refreshLabels(messageRowid);
     if (previous && previous.message_rowid !== messageRowid) this.deleteIfOrphaned(previous.message_rowid);
   }
 
@@ -240,14 +253,16 @@ export class MessageStore {
     variantOf: number | null,
   ): number {
     const db = this.db;
-    sql(db, 'INSERT OR IGNORE INTO raw_messages (sha256, size, deflated) VALUES (?, ?, ?)').run(
+    const raw = sql(db, 'INSERT OR IGNORE INTO raw_messages (sha256, size, deflated) VALUES (?, ?, ?)').run(
       message.rawSha256,
       message.rawSize,
       message.rawDeflated,
     );
-    const rawId = (
-      sql(db, 'SELECT id FROM raw_messages WHERE sha256 = ?').get(message.rawSha256) as { id: number }
-    ).id;
+    const rawId =
+      raw.changes > 0
+        ? Number(raw.lastInsertRowid)
+        : (sql(db, 'SELECT id FROM raw_messages WHERE sha256 = ?').get(message.rawSha256) as { id: number })
+            .id;
     const threadId = linkMessage(new SqliteThreadGraph(db, inbox.id, inbox.name), {
       messageId: message.headerMessageId ?? messageId,
       references: message.references,
@@ -308,6 +323,7 @@ export class MessageStore {
     });
     addToThreadCount(db, inbox.id, threadId, 1);
     for (const hook of this.archive.hooks) hook.onInsert?.(db, rowid, message);
+    this.inserted = { rowid, headerLabels: message.headerLabels };
     return rowid;
   }
 
@@ -328,6 +344,10 @@ export class MessageStore {
       locations.map((l) => labelForFolder(l.folder)).filter((l): l is string => l !== null),
     );
     sql(this.db, 'DELETE FROM message_labels WHERE message_rowid = ?').run(rowid);
+    this.writeLabels(rowid, labels);
+  }
+
+  private writeLabels(rowid: number, labels: readonly string[]): void {
     const insert = sql(this.db, 'INSERT INTO message_labels (message_rowid, label) VALUES (?, ?)');
     for (const label of labels) insert.run(rowid, label);
   }
