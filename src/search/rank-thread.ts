@@ -1,8 +1,8 @@
 // A second thread that decodes and scores part of a query's postings segments while the
 // calling thread does the rest, as Lucene searches segments concurrently: on a 1M archive a
 // word query spends ~75% of its time there. Measured with an idle second core (bench:search,
-// back to back): two-word p50 25.6 -> 21.6 ms, three-word p95 95.8 -> 75.7 ms; the two
-// threads contend for memory bandwidth, so it is far from halved.
+// back to back): two-word p50 25.6 -> 21.6 ms, three-word p95 95.8 -> 75.7 ms. Far from
+// halved: the rest of a search is serial, and the threads probably share memory bandwidth.
 // Searches stay synchronous: the calling thread blocks on a shared counter for the
 // thread's part, which arrives on a MessagePort it reads without its event loop.
 
