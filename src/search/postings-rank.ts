@@ -10,9 +10,10 @@
 // saturated separately) over live documents only: FTS5's contentless_delete tables keep
 // deleted rows in their row count and token total, so its scores drift with re-indexing.
 
-import { COLUMNS, type Column, openPostings, type PostingsView } from '../index/index.js';
+import { COLUMNS, type Column, openPostings, type PostingsView, type Segment } from '../index/index.js';
 import { type Db, sql } from '../store/index.js';
 import type { KeysetPosition } from './page-token.js';
+import type { PhraseHits } from './phrase-hits.js';
 import { shareRanking } from './rank-thread.js';
 import type { RankContext, RankedRow, TopRows } from './ranked-query.js';
 import {
@@ -40,34 +41,29 @@ function rank(
 ): ScoredHits {
   const phrases = groups.flat();
   const avgdl = view.tokens / view.documents;
+  const decode = (segments: readonly Segment[]) => decodeSegments(db, segments, phrases, weights);
+  // bm25 of `segments` on this thread alone: they are every segment of the view, so their
+  // counts are the whole idf.
+  const scoreHere = (segments: readonly Segment[], hits: PhraseHits[][]): ScoredHits => {
+    const idf = inverseFrequencies(liveCounts(segments, hits, phrases.length), view.documents);
+    return scoreSegments(segments, hits, { groups, idf, avgdl, ctx });
+  };
   const shared = ctx ? shareRanking(db, view, groups, weights) : null;
-  if (shared === null) {
-    const hits = decodeSegments(db, view.segments, phrases, weights);
-    const idf = inverseFrequencies(liveCounts(view.segments, hits, phrases.length), view.documents);
-    return scoreSegments(view.segments, hits, { groups, idf, avgdl, ctx });
-  }
+  if (shared === null) return scoreHere(view.segments, decode(view.segments));
   const own = view.segments.filter((segment) => !shared.segments.includes(segment));
-  const hits = decodeSegments(db, own, phrases, weights);
+  const hits = decode(own);
   const theirCounts = shared.counts();
-  if (theirCounts === null) {
-    // The thread could not read its segments as this snapshot has them: rank them here.
-    const rest = decodeSegments(db, shared.segments, phrases, weights);
-    const all = [...own, ...shared.segments];
-    const allHits = [...hits, ...rest];
-    const idf = inverseFrequencies(liveCounts(all, allHits, phrases.length), view.documents);
-    return scoreSegments(all, allHits, { groups, idf, avgdl, ctx });
-  }
-  const ownCounts = liveCounts(own, hits, phrases.length);
+  // The thread could not read its segments as this snapshot has them: rank them here.
+  if (theirCounts === null)
+    return scoreHere([...own, ...shared.segments], [...hits, ...decode(shared.segments)]);
   const idf = inverseFrequencies(
-    ownCounts.map((n, p) => n + (theirCounts[p] as number)),
+    liveCounts(own, hits, phrases.length).map((n, p) => n + (theirCounts[p] as number)),
     view.documents,
   );
   const inputs = { groups, idf, avgdl, ctx };
   shared.score(inputs);
   const mine = scoreSegments(own, hits, inputs);
-  const theirs =
-    shared.scored() ??
-    scoreSegments(shared.segments, decodeSegments(db, shared.segments, phrases, weights), inputs);
+  const theirs = shared.scored() ?? scoreSegments(shared.segments, decode(shared.segments), inputs);
   return concatScored(theirs, mine);
 }
 
