@@ -78,6 +78,8 @@ function withAttachment(message: Buffer, part: Part, n: number): Buffer {
     '',
     `--${boundary}`,
     ...fields.filter((f) => /^content-/i.test(f)),
+    // The part's header block ends with an empty line, as the message's did.
+    '',
     '',
   ].join(eol);
   const tail = [
