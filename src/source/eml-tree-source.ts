@@ -11,6 +11,7 @@ import {
   statExpecting,
   statListed,
 } from './fs-util.js';
+import { ReadAhead } from './read-ahead.js';
 
 const EML = /\.eml$/i;
 
@@ -36,24 +37,35 @@ export class EmlTreeSource implements MailSource {
 
   private async *walk(dir: string, folder: string): AsyncGenerator<SourceEntry> {
     const entries = ((await sortedEntries(dir)) ?? []).filter((entry) => !entry.name.startsWith('.'));
+    const files = entries.filter((entry) => !entry.isDirectory() && EML.test(entry.name));
+    const listing = new ReadAhead(files.map((entry) => join(dir, entry.name)));
+    let index = 0;
     // Files and subdirectories interleave in name order.
     for (const entry of entries) {
       const relative = folder === '' ? entry.name : `${folder}/${entry.name}`;
       if (entry.isDirectory()) {
         yield* this.walk(join(dir, entry.name), relative);
       } else if (EML.test(entry.name)) {
+        const ahead = { listing, index: index++ };
         const stats = statListed(join(dir, entry.name));
-        if (stats !== null) yield this.entry(join(dir, entry.name), relative, folder, stats);
+        if (stats !== null) yield this.entry(join(dir, entry.name), relative, folder, stats, ahead);
       }
     }
   }
 
-  private entry(file: string, key: string, folder: string, stats: Stats): SourceEntry {
+  private entry(
+    file: string,
+    key: string,
+    folder: string,
+    stats: Stats,
+    ahead?: { readonly listing: ReadAhead; readonly index: number },
+  ): SourceEntry {
     return fileEntry(
       file,
       stats,
       { key, folder, labels: [], fingerprint: `${stats.size}:${stats.mtimeMs}` },
       this.maxMessageBytes,
+      ahead,
     );
   }
 }

@@ -5,6 +5,7 @@ import { closeSync, fstatSync, openSync, readFileSync, statSync } from 'node:fs'
 import { readdir, stat } from 'node:fs/promises';
 import type { SourceEntry } from '../core/index.js';
 import { LIMITS, MailsiftError } from '../core/index.js';
+import type { ReadAhead } from './read-ahead.js';
 
 /** Options every source accepts. */
 export interface SourceOptions {
@@ -101,17 +102,24 @@ export function statListed(path: string): Stats | null {
   }
 }
 
-/** A SourceEntry for a message stored alone in one file, read only when asked. */
+/**
+ * A SourceEntry for a message stored alone in one file, read only when asked; `ahead` is the
+ * listing it came from and its place there, warmed ahead of the reads.
+ */
 export function fileEntry(
   file: string,
   stats: Stats,
   fields: { key: string; folder: string; labels: readonly string[]; fingerprint: string },
   maxMessageBytes: number,
+  ahead?: { readonly listing: ReadAhead; readonly index: number },
 ): SourceEntry {
   return {
     ...fields,
     fileTime: stats.mtime,
-    read: () => readMessageFile(file, maxMessageBytes),
+    read: () => {
+      ahead?.listing.reading(ahead.index);
+      return readMessageFile(file, maxMessageBytes);
+    },
   };
 }
 

@@ -12,6 +12,7 @@ import {
   statExpecting,
   statListed,
 } from './fs-util.js';
+import { ReadAhead } from './read-ahead.js';
 
 interface Folder {
   readonly name: string;
@@ -71,8 +72,11 @@ export class MaildirSource implements MailSource {
       const names = ((await sortedEntries(dir)) ?? [])
         .filter((entry) => !entry.name.startsWith('.') && !entry.isDirectory())
         .map((entry) => entry.name);
-      for (const name of names) {
-        const fileStats = statListed(join(dir, name));
+      const files = names.map((name) => join(dir, name));
+      const listing = new ReadAhead(files);
+      for (const [index, name] of names.entries()) {
+        const file = files[index] as string;
+        const fileStats = statListed(file);
         if (fileStats === null) continue;
         const { unique, info } = splitFileName(name);
         // A message caught mid-move from new/ to cur/ is listed twice; cur/ wins.
@@ -80,7 +84,7 @@ export class MaildirSource implements MailSource {
         else if (inCur.has(unique)) continue;
         const flags = part === 'cur' ? info : '';
         yield fileEntry(
-          join(dir, name),
+          file,
           fileStats,
           {
             key: `${folder.name}/${unique}`,
@@ -89,6 +93,7 @@ export class MaildirSource implements MailSource {
             fingerprint: `${fileStats.size}:${fileStats.mtimeMs}:${flags}`,
           },
           this.maxMessageBytes,
+          { listing, index },
         );
       }
     }
