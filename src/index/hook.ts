@@ -78,7 +78,8 @@ function stageMessage(db: Db, rowid: number, prepared?: PreparedMessage): void {
   const doc =
     (prepared && preparedDocument(db, prepared)) ??
     analyseDocument(loadMessage(db, rowid) as IndexableMessage);
-  unindexMessage(db, rowid);
+  // A prepared message is one the store has just inserted: there is nothing to replace.
+  if (!prepared) unindexMessage(db, rowid);
   deferredRows(db).set(
     rowid,
     COLUMNS.map((c) => doc.columns[c]),
@@ -109,37 +110,50 @@ function stageMessage(db: Db, rowid: number, prepared?: PreparedMessage): void {
     doc.checksum,
     tokens,
   );
-  if (doc.language !== null)
+  const known = knownTerms(db);
+  if (doc.language !== null && !known.languages.has(doc.language)) {
     sql(db, 'INSERT OR IGNORE INTO keyword_languages (language) VALUES (?)').run(doc.language);
-  rememberWords(db, doc.words);
+    known.languages.add(doc.language);
+  }
+  rememberWords(db, known, doc.words);
 }
 
 /**
- * Words already written, per connection. Mail repeats its vocabulary, so after the first
- * few thousand messages nearly every word is known and costs a Set lookup, not an insert.
- * Bounded: past the cap it starts over, and INSERT OR IGNORE keeps the table right anyway.
- * 100k words hold the working vocabulary of a 100k-message archive in ~8 MB of heap.
+ * Words and languages already written, per connection. Mail repeats its vocabulary, so
+ * after the first few thousand messages nearly every word is known and costs a Set lookup,
+ * not an insert. Bounded: past the cap it starts over, and INSERT OR IGNORE keeps the
+ * tables right anyway. 100k words hold the working vocabulary of a 100k-message archive in
+ * ~8 MB of heap. Forgotten when a transaction rolls back, taking its inserts with it.
  */
-const knownWords = new WeakMap<Db, Set<string>>();
+interface KnownTerms {
+  readonly words: Set<string>;
+  readonly languages: Set<string>;
+}
+
+const knownTermsOf = new WeakMap<Db, KnownTerms>();
 const KNOWN_WORDS_CAP = 100_000;
 
-function rememberWords(db: Db, words: ReadonlySet<string>): void {
-  let known = knownWords.get(db);
-  if (known === undefined || known.size > KNOWN_WORDS_CAP) {
-    known = new Set();
-    knownWords.set(db, known);
+function knownTerms(db: Db): KnownTerms {
+  let known = knownTermsOf.get(db);
+  if (known === undefined || known.words.size > KNOWN_WORDS_CAP) {
+    known = { words: new Set(), languages: new Set() };
+    knownTermsOf.set(db, known);
   }
+  return known;
+}
+
+function rememberWords(db: Db, known: KnownTerms, words: ReadonlySet<string>): void {
   const insert = sql(db, 'INSERT OR IGNORE INTO keyword_terms (term) VALUES (?)');
   for (const word of words) {
-    if (known.has(word)) continue;
+    if (known.words.has(word)) continue;
     insert.run(word);
-    known.add(word);
+    known.words.add(word);
   }
 }
 
-/** Forgets the words cached for `db` (its table was emptied). */
+/** Forgets the words and languages cached for `db` (its tables were emptied). */
 export function forgetWords(db: Db): void {
-  knownWords.delete(db);
+  knownTermsOf.delete(db);
 }
 
 export function unindexMessage(db: Db, rowid: number): void {
@@ -182,6 +196,7 @@ export function flushIndex(db: Db): void {
 function discardIndex(db: Db): void {
   deferred.get(db)?.clear();
   discardPostings(db);
+  forgetWords(db);
 }
 
 export const keywordIndexHook: IndexHook = {

@@ -7,7 +7,7 @@ import { describeError, MailsiftError } from '../core/errors.js';
 import { withBoundedHeapGrowth } from '../core/heap-growth.js';
 import type { MailSource, SourceEntry } from '../core/types.js';
 import { openSource } from '../source/index.js';
-import type { Archive } from '../store/archive.js';
+import type { Archive, Db } from '../store/archive.js';
 import { hasExtraction, saveExtraction } from '../store/index.js';
 import { type Inbox, MessageStore } from '../store/message-store.js';
 import type { PreparedMessage } from '../store/records.js';
@@ -130,9 +130,11 @@ async function ingestPaths(
   const started = Date.now();
   const totals = emptyCounts();
   try {
-    await withoutMmap(store.db, async () => {
-      for (const source of sources) addCounts(totals, await ingestSource(context, source, options));
-    });
+    await withoutMmap(store.db, () =>
+      withSparseCheckpoints(store.db, async () => {
+        for (const source of sources) addCounts(totals, await ingestSource(context, source, options));
+      }),
+    );
   } finally {
     await context.pool.close();
   }
@@ -289,6 +291,26 @@ async function startTask(context: RunContext, entry: SourceEntry): Promise<Task>
 }
 
 const failed = (error: unknown): Outcome => ({ kind: 'failed', reason: describeError(error) });
+
+/**
+ * WAL pages between automatic checkpoints while ingesting (SQLite's default: 1,000, 16 MB
+ * of 16 KB pages). A checkpoint runs inside the COMMIT on the ingest thread and writes back
+ * every page the batches touched since the last; the pages an ingest rewrites batch after
+ * batch (b-tree interiors, the growing ends of its tables) are written back once per
+ * checkpoint, not once per batch. The WAL file grows to about 128 MB (it shrinks when the
+ * last connection closes). 20k cold, profiled under load: COMMIT 2.7-3.9 -> 1.8-3.1 s.
+ */
+const INGEST_CHECKPOINT_PAGES = 8192;
+
+async function withSparseCheckpoints<T>(db: Db, run: () => Promise<T>): Promise<T> {
+  const pages = db.pragma('wal_autocheckpoint', { simple: true }) as number;
+  db.pragma(`wal_autocheckpoint = ${INGEST_CHECKPOINT_PAGES}`);
+  try {
+    return await run();
+  } finally {
+    db.pragma(`wal_autocheckpoint = ${pages}`);
+  }
+}
 
 /** Run numbers only grow, even if the clock steps back, so "not seen this run" stays exact. */
 function nextRun(store: MessageStore, sourceId: number): number {

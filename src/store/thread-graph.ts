@@ -10,7 +10,17 @@ interface NodeRow {
   present: number;
 }
 
+/**
+ * One message's view of the graph: the store makes one per message it links, and nothing
+ * else writes the graph meanwhile.
+ */
 export class SqliteThreadGraph implements ThreadGraph {
+  /**
+   * Nodes read or written so far (undefined: known absent). Linking asks for the same few
+   * nodes again and again (each reference, then each parent chain walked for loops).
+   */
+  private readonly nodes = new Map<string, ThreadNode | undefined>();
+
   constructor(
     private readonly db: Db,
     private readonly inboxId: number,
@@ -18,17 +28,19 @@ export class SqliteThreadGraph implements ThreadGraph {
   ) {}
 
   getNode(messageId: string): ThreadNode | undefined {
+    if (this.nodes.has(messageId)) return this.nodes.get(messageId);
     const row = sql(
       this.db,
       'SELECT message_id, parent_id, thread_id, present FROM thread_nodes WHERE inbox_id = ? AND message_id = ?',
     ).get(this.inboxId, messageId) as NodeRow | undefined;
-    if (!row) return undefined;
-    return {
+    const node = row && {
       messageId: row.message_id,
       parentId: row.parent_id,
       threadId: row.thread_id,
       present: row.present === 1,
     };
+    this.nodes.set(messageId, node);
+    return node;
   }
 
   putNode(node: ThreadNode): void {
@@ -36,6 +48,7 @@ export class SqliteThreadGraph implements ThreadGraph {
       this.db,
       'INSERT OR REPLACE INTO thread_nodes (inbox_id, message_id, parent_id, thread_id, present) VALUES (?, ?, ?, ?, ?)',
     ).run(this.inboxId, node.messageId, node.parentId, node.threadId, node.present ? 1 : 0);
+    this.nodes.set(node.messageId, node);
   }
 
   threadForKey(key: string): string | undefined {
@@ -83,6 +96,8 @@ export class SqliteThreadGraph implements ThreadGraph {
       ) as { message_count: number } | undefined;
       if (count) addToThreadCount(db, this.inboxId, survivor, count.message_count);
     }
+    // Nodes moved to the survivor.
+    this.nodes.clear();
   }
 
   newThreadId(seed: string): string {
