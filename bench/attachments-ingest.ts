@@ -5,7 +5,7 @@
 
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -189,11 +189,12 @@ function extractions(db: string): { pdfs: number; ok: number; chars: number } {
   return row;
 }
 
-/** CPU per PDF of extraction alone (pdf.js, inline, warm), on documents shaped like the carriers'. */
-async function extractionCpuMs(): Promise<number> {
-  const pdfs = await Promise.all(
-    Array.from({ length: 20 }, (_, i) => typicalPdf(PDF_PAGES, PDF_BYTES, i * 300)),
-  );
+/** Documents shaped like the carriers' PDFs, for the per-PDF CPU figures. */
+const samplePdfs = (): Promise<Buffer[]> =>
+  Promise.all(Array.from({ length: 20 }, (_, i) => typicalPdf(PDF_PAGES, PDF_BYTES, i * 300)));
+
+/** CPU per PDF of extraction alone (pdf.js, inline, warm). */
+async function extractionCpuMs(pdfs: readonly Buffer[]): Promise<number> {
   const extract = (content: Buffer) =>
     extractInline(
       { filename: 'contract.pdf', contentType: 'application/pdf', content },
@@ -204,6 +205,29 @@ async function extractionCpuMs(): Promise<number> {
   for (let round = 0; round < 3; round++) for (const pdf of pdfs) await extract(pdf);
   const used = process.cpuUsage(started);
   return (used.user + used.system) / 1000 / (pdfs.length * 3);
+}
+
+/** CPU of this process's waited-for children: cutime + cstime of /proc/self/stat, in 10 ms ticks. */
+function childrenCpuMs(): number {
+  const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return (Number(fields[13]) + Number(fields[14])) * 10;
+}
+
+/**
+ * CPU per PDF of poppler's pdftotext spawned per file, the child's and this process's (whose
+ * fork grows with its RSS); null where pdftotext is not on PATH. Measured to compare with
+ * pdf.js, not used by mailsift.
+ */
+function pdftotextCpuMs(pdfs: readonly Buffer[]): number | null {
+  const run = (pdf: Buffer) =>
+    spawnSync('pdftotext', ['-q', '-enc', 'UTF-8', '-', '-'], { input: pdf, maxBuffer: 64 * 1024 * 1024 });
+  if (run(pdfs[0] as Buffer).status !== 0) return null;
+  const rounds = 3;
+  const started = process.cpuUsage();
+  const children = childrenCpuMs();
+  for (let round = 0; round < rounds; round++) for (const pdf of pdfs) run(pdf);
+  const used = process.cpuUsage(started);
+  return ((used.user + used.system) / 1000 + childrenCpuMs() - children) / (pdfs.length * rounds);
 }
 
 async function main(): Promise<void> {
@@ -217,7 +241,9 @@ async function main(): Promise<void> {
     runs.set(corpus, ingest(dirs.get(corpus) as string, join(root, `${corpus}.db`)));
   const [plain, bin, pdf] = corpora.map((c) => runs.get(c) as Run) as [Run, Run, Run];
   const stored = extractions(join(root, 'pdf.db'));
-  const perPdf = await extractionCpuMs();
+  const pdfs = await samplePdfs();
+  const perPdf = await extractionCpuMs(pdfs);
+  const perPoppler = pdftotextCpuMs(pdfs);
   const cores = availableParallelism();
   const carriersCount = Math.floor(messages / PDF_EVERY);
   const rate = (r: Report): number => r.scanned / (r.elapsedMs / 1000);
@@ -242,6 +268,7 @@ async function main(): Promise<void> {
       `of which the drain +${((pdf.drainCpuMs - bin.drainCpuMs) / carriersCount).toFixed(1)} ms CPU`,
     `pdf.js alone:              ${perPdf.toFixed(1)} ms CPU per PDF → at most ${Math.round((cores * 1000) / perPdf)} PDFs/s on ` +
       `${cores} cores = ${Math.round((cores * 1000 * PDF_EVERY) / perPdf).toLocaleString('en')} msg/s if nothing else ran`,
+    `pdftotext, for comparison: ${perPoppler === null ? 'not on PATH' : `${perPoppler.toFixed(1)} ms CPU per PDF spawned (child and fork, from this ${mb(process.memoryUsage().rss)} process)`}`,
     `target ≥ 500 msg/s with PDFs: stored and searchable ${rate(pdf) >= 500 ? 'met' : 'NOT met'} ` +
       `(${Math.round(rate(pdf))} msg/s; attachment text follows at ` +
       `${Math.round(((pdf.extraction?.attachments ?? 0) * 1000) / Math.max(1, extractingMs(pdf)))} PDFs/s); ` +
