@@ -22,7 +22,8 @@ export {
   readPostingRows,
   type Segment,
 } from './postings-reader.js';
-export { FAMILIES, type Family, familyOf, isWholeToken } from './postings-writer.js';
+export { isWholeToken } from './postings-tokens.js';
+export { FAMILIES, type Family, familyOf } from './postings-writer.js';
 export {
   assertIndexReady,
   BULK_KIND,

@@ -16,6 +16,7 @@ import {
   type Postings,
   type TermList,
 } from './postings-codec.js';
+import { forEachToken, TermTable } from './postings-tokens.js';
 import { COLUMNS, type Column } from './schema.js';
 
 export interface Family {
@@ -41,55 +42,6 @@ export function familyOf(column: Column): { family: number; index: number } | un
   return undefined;
 }
 
-/** FTS5's unicode61 token characters (tokenchars '_'): letters, digits, private use, '_'. */
-const TOKEN_CHARS = '[\\p{L}\\p{N}\\p{Co}_]';
-const WHOLE_TOKEN = new RegExp(`^${TOKEN_CHARS}+$`, 'u');
-const TOKEN_CHAR = new RegExp(`^${TOKEN_CHARS}$`, 'u');
-
-/** `term` is one FTS5 token: the tokenizer would cut any other into a phrase. */
-export const isWholeToken = (term: string): boolean => WHOLE_TOKEN.test(term);
-
-/** Per BMP code unit: 1 a token character, 2 not one, 0 not asked yet. */
-const unitClass = new Uint8Array(0x10000);
-
-/** Code units of the token character at `at` (a surrogate pair is one character), 0 when none is there. */
-function tokenCharAt(text: string, at: number): number {
-  const code = text.charCodeAt(at);
-  if (code >= 0xd800 && code <= 0xdbff) {
-    const low = text.charCodeAt(at + 1);
-    return low >= 0xdc00 && low <= 0xdfff && TOKEN_CHAR.test(text.slice(at, at + 2)) ? 2 : 0;
-  }
-  let known = unitClass[code] as number;
-  if (known === 0) {
-    known = TOKEN_CHAR.test(String.fromCharCode(code)) ? 1 : 2;
-    unitClass[code] = known;
-  }
-  return known === 1 ? 1 : 0;
-}
-
-/**
- * Calls `visit` with each token of `text`, as FTS5 cuts them: a character scan with the
- * class of each code unit remembered, several times faster than a global regex's matches
- * (~900 tokens per message).
- */
-function forEachToken(text: string, visit: (term: string) => void): void {
-  const length = text.length;
-  let at = 0;
-  while (at < length) {
-    let width = tokenCharAt(text, at);
-    if (width === 0) {
-      at++;
-      continue;
-    }
-    const start = at;
-    while (width > 0) {
-      at += width;
-      width = at < length ? tokenCharAt(text, at) : 0;
-    }
-    visit(text.slice(start, at));
-  }
-}
-
 /**
  * A document's tokens in one family, as ids into its batch's term table: column after
  * column, `ends[c]` the end of column c. A few arrays per document, not an object per
@@ -108,7 +60,7 @@ interface StagedDoc extends DocRow {
 /** The documents staged on a connection, and per family the terms they use (each once). */
 interface Stage {
   readonly docs: Map<number, StagedDoc>;
-  readonly terms: ReadonlyArray<{ readonly ids: Map<string, number>; readonly names: string[] }>;
+  readonly terms: readonly TermTable[];
 }
 
 const stages = new WeakMap<Db, Stage>();
@@ -116,7 +68,7 @@ const stages = new WeakMap<Db, Stage>();
 function stageOf(db: Db): Stage {
   let stage = stages.get(db);
   if (!stage) {
-    stage = { docs: new Map(), terms: FAMILIES.map(() => ({ ids: new Map(), names: [] })) };
+    stage = { docs: new Map(), terms: FAMILIES.map(() => new TermTable()) };
     stages.set(db, stage);
   }
   return stage;
@@ -134,20 +86,14 @@ export function stagePostings(
   const stage = stageOf(db);
   let tokens = 0;
   const families = FAMILIES.map((family, f) => {
-    const table = stage.terms[f] as Stage['terms'][number];
+    const table = stage.terms[f] as TermTable;
     const ids: number[] = [];
     const ends: number[] = [];
-    const intern = (term: string): void => {
-      let id = table.ids.get(term);
-      if (id === undefined) {
-        id = table.names.length;
-        table.ids.set(term, id);
-        table.names.push(term);
-      }
-      ids.push(id);
-    };
     for (const column of family.columns) {
-      forEachToken(columns[column], intern);
+      const text = columns[column];
+      forEachToken(text, (start, end, hash) => {
+        ids.push(table.intern(text, start, end, hash));
+      });
       ends.push(ids.length);
     }
     tokens += ids.length;
@@ -208,7 +154,7 @@ export function flushPostings(db: Db): void {
 type TermPostings = Map<string, TermList>;
 
 function termPostings(stage: Stage, ordered: readonly StagedDoc[], family: number): TermPostings {
-  const names = (stage.terms[family] as Stage['terms'][number]).names;
+  const names = (stage.terms[family] as TermTable).names;
   const columns = (FAMILIES[family] as Family).columns.length;
   const lists: Array<TermList | undefined> = new Array(names.length);
   // Per term: the last document it was seen in, and where that document's counts start.
