@@ -92,14 +92,23 @@ interface Task {
   readonly outcome: Promise<Outcome>;
 }
 
-const DEFAULT_BATCH = 500;
+/**
+ * Messages per transaction. Each commit costs the ingest thread a fixed share (FTS5 writes a
+ * segment, the postings writer a segment and its merges): 20k warm, profiled back to back,
+ * 1,000 against 500 took commits from 6.8-8.2 to 5.2-5.4 s and CPU from 1.82-1.89 to
+ * 1.71-1.77 ms/msg, for ~8 MB more peak RSS (what a batch holds until its commit).
+ */
+const DEFAULT_BATCH = 1000;
 /**
  * Raw bytes prepared ahead of the writes, whatever the pool's capacity: a run of large
  * messages (attachments) cannot pile up in memory while the ingest thread commits.
  */
 const MAX_IN_FLIGHT_BYTES = 32 * 1024 * 1024;
-/** A batch also commits after this long, so a slow source still makes durable progress. */
-const MAX_BATCH_MS = 1000;
+/**
+ * A batch also commits after this long, so a slow source still makes durable progress;
+ * long enough for a full batch at the ingest's usual pace.
+ */
+const MAX_BATCH_MS = 2000;
 
 export function ingest(
   archive: Archive,
