@@ -46,11 +46,15 @@ export function familyOf(column: Column): { family: number; index: number } | un
  * A document's tokens in one family, as ids into its batch's term table: column after
  * column, `ends[c]` the end of column c. A few arrays per document, not an object per
  * term: staged documents live until the flush, long enough to reach the old generation.
+ * The ids are a typed array, so the collector neither copies nor scans them.
  */
 interface FamilyTokens {
-  readonly ids: number[];
+  readonly ids: Int32Array;
   readonly ends: number[];
 }
+
+/** Where a document's ids are gathered before they are copied out at their final length. */
+let gathered = new Int32Array(8192);
 
 /** A document waiting for its segment: its doc table row and its tokens per family. */
 interface StagedDoc extends DocRow {
@@ -87,17 +91,22 @@ export function stagePostings(
   let tokens = 0;
   const families = FAMILIES.map((family, f) => {
     const table = stage.terms[f] as TermTable;
-    const ids: number[] = [];
     const ends: number[] = [];
+    let count = 0;
     for (const column of family.columns) {
       const text = columns[column];
       forEachToken(text, (start, end, hash) => {
-        ids.push(table.intern(text, start, end, hash));
+        if (count === gathered.length) {
+          const grown = new Int32Array(count * 2);
+          grown.set(gathered);
+          gathered = grown;
+        }
+        gathered[count++] = table.intern(text, start, end, hash);
       });
-      ends.push(ids.length);
+      ends.push(count);
     }
-    tokens += ids.length;
-    return { ids, ends };
+    tokens += count;
+    return { ids: gathered.slice(0, count), ends };
   });
   // bm25's length counts every column, the `kind` flag column too.
   const count = (): void => {
