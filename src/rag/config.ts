@@ -9,6 +9,7 @@ import { type ConfigFile, type ConfigSources, readConfigFile } from '../core/con
 import { MailsiftError } from '../core/errors.js';
 import { type ChatModel, openAiChat } from './chat.js';
 import { type Embedder, openAiEmbedder } from './embedder.js';
+import { LOCAL_CHAT_MODEL, localChat } from './local-chat.js';
 import { defaultModelDir, onnxEmbedder } from './onnx-embedder.js';
 
 const endpoint = {
@@ -36,7 +37,19 @@ const onnxEmbedderSchema = z.strictObject({
   quantized: z.boolean().optional(),
 });
 const embedderSchema = z.discriminatedUnion('kind', [openAiEmbedderSchema, onnxEmbedderSchema]);
-const llmSchema = z.strictObject(endpoint);
+const openAiLlmSchema = z.strictObject({ ...endpoint, kind: z.literal('openai') });
+const localLlmSchema = z.strictObject({
+  kind: z.literal('local'),
+  /** A .gguf file or a fetched model folder. Relative paths start at the config file's folder. */
+  path: z.string().min(1).optional(),
+  /** Without a path: a model folder in the model cache; default smollm2-135m-instruct. */
+  model: z.string().min(1).optional(),
+  threads: z.number().int().min(1).max(256).optional(),
+  contextSize: z.number().int().min(256).max(131072).optional(),
+  maxTokens: z.number().int().min(16).max(8192).optional(),
+  timeoutMs: z.number().int().positive().optional(),
+});
+const llmSchema = z.discriminatedUnion('kind', [openAiLlmSchema, localLlmSchema]);
 
 export type EmbedderConfig = z.output<typeof embedderSchema>;
 export type LlmConfig = z.output<typeof llmSchema>;
@@ -48,10 +61,11 @@ export interface ProviderConfig {
 
 export type { ConfigSources };
 
-/** Configs written before the onnx kind have no `kind`: a `path` without a `url` means onnx. */
-function withKind(value: unknown): unknown {
+/** A section without `kind` is an endpoint, unless it has a `path` and no `url` (onnx embedder, local llm). */
+function withKind(value: unknown, key: 'embedder' | 'llm'): unknown {
   if (value === null || typeof value !== 'object' || Array.isArray(value) || 'kind' in value) return value;
-  return { kind: 'path' in value && !('url' in value) ? 'onnx' : 'openai', ...value };
+  const local = key === 'embedder' ? 'onnx' : 'local';
+  return { kind: 'path' in value && !('url' in value) ? local : 'openai', ...value };
 }
 
 // Environment variable suffixes of each config field; numbers are parsed, strings kept.
@@ -65,13 +79,21 @@ const ENV_FIELDS: Record<string, string> = {
   dimensions: 'DIMENSIONS',
   batchSize: 'BATCH_SIZE',
 };
-const EMBEDDER_ENV_FIELDS: Record<string, string> = {
-  ...ENV_FIELDS,
+const LOCAL_ENV_FIELDS: Record<string, string> = {
   kind: 'KIND',
   path: 'PATH',
   maxTokens: 'MAX_TOKENS',
   threads: 'THREADS',
+};
+const EMBEDDER_ENV_FIELDS: Record<string, string> = {
+  ...ENV_FIELDS,
+  ...LOCAL_ENV_FIELDS,
   quantized: 'QUANTIZED',
+};
+const LLM_ENV_FIELDS: Record<string, string> = {
+  ...ENV_FIELDS,
+  ...LOCAL_ENV_FIELDS,
+  contextSize: 'CONTEXT_SIZE',
 };
 const STRING_FIELDS = new Set(['url', 'model', 'apiKey', 'kind', 'path']);
 const BOOLEANS: Record<string, boolean> = { true: true, '1': true, false: false, '0': false };
@@ -99,13 +121,13 @@ function section<T>(
   env: NodeJS.ProcessEnv,
 ): T | undefined {
   const fileValue = file.data[key] as Record<string, unknown> | undefined;
-  const envValue = fromEnv(env, key.toUpperCase(), key === 'embedder' ? EMBEDDER_ENV_FIELDS : ENV_FIELDS);
+  const envValue = fromEnv(env, key.toUpperCase(), key === 'embedder' ? EMBEDDER_ENV_FIELDS : LLM_ENV_FIELDS);
   if (fileValue === undefined && Object.keys(envValue).length === 0) return undefined;
-  // MAILSIFT_EMBEDDER_KIND naming the other kind replaces the file's section instead of mixing fields.
-  const fileKind = (withKind(fileValue) as { kind?: unknown } | undefined)?.kind;
+  // MAILSIFT_<KEY>_KIND naming the other kind replaces the file's section instead of mixing fields.
+  const fileKind = (withKind(fileValue, key) as { kind?: unknown } | undefined)?.kind;
   const base = envValue.kind !== undefined && envValue.kind !== fileKind ? {} : (fileValue ?? {});
   const merged = { ...base, ...envValue };
-  const parsed = schema.safeParse(key === 'embedder' ? withKind(merged) : merged);
+  const parsed = schema.safeParse(withKind(merged, key));
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     // An unknown key is reported on its parent: name the key itself.
@@ -122,18 +144,36 @@ function section<T>(
   return parsed.data;
 }
 
+/** A configured model path made absolute; undefined when none was given. */
+function modelPath(
+  path: string | undefined,
+  key: 'embedder' | 'llm',
+  file: ConfigFile,
+  sources: ConfigSources,
+  env: NodeJS.ProcessEnv,
+): string | undefined {
+  if (!path) return undefined;
+  // A path from the file is relative to the file; one from the environment to the working directory.
+  const fromEnv = env[`MAILSIFT_${key.toUpperCase()}_PATH`];
+  const base = fromEnv === undefined || fromEnv === '' ? dirname(file.path) : (sources.cwd ?? process.cwd());
+  return resolve(base, path.replace(/^~(?=\/|$)/, env.HOME || homedir()));
+}
+
 export function loadProviderConfig(sources: ConfigSources = {}): ProviderConfig {
   const env = sources.env ?? process.env;
   const file = readConfigFile({ ...sources, env });
   let embedder = section(embedderSchema, 'embedder', file, env);
-  if (embedder?.kind === 'onnx') {
-    // A path from the file is relative to the file; one from the environment to the working directory.
-    const fromFile = env.MAILSIFT_EMBEDDER_PATH === undefined || env.MAILSIFT_EMBEDDER_PATH === '';
-    const base = fromFile ? dirname(file.path) : (sources.cwd ?? process.cwd());
-    const path = embedder.path?.replace(/^~(?=\/|$)/, env.HOME || homedir());
-    embedder = { ...embedder, path: path ? resolve(base, path) : defaultModelDir(env) };
+  if (embedder?.kind === 'onnx')
+    embedder = {
+      ...embedder,
+      path: modelPath(embedder.path, 'embedder', file, sources, env) ?? defaultModelDir(env),
+    };
+  let llm = section(llmSchema, 'llm', file, env);
+  if (llm?.kind === 'local') {
+    const { model, ...rest } = llm;
+    const path = modelPath(llm.path, 'llm', file, sources, env);
+    llm = { ...rest, path: path ?? defaultModelDir(env, model ?? LOCAL_CHAT_MODEL) };
   }
-  const llm = section(llmSchema, 'llm', file, env);
   return { ...(embedder ? { embedder } : {}), ...(llm ? { llm } : {}) };
 }
 
@@ -147,6 +187,10 @@ export function createEmbedder(config: EmbedderConfig): Embedder {
 }
 
 export function createChatModel(config: LlmConfig): ChatModel {
+  if (config.kind === 'local') {
+    const { kind: _kind, model, path, ...options } = config;
+    return localChat({ path: path ?? defaultModelDir(process.env, model ?? LOCAL_CHAT_MODEL), ...options });
+  }
   const { kind: _kind, ...options } = config;
   return openAiChat(options);
 }

@@ -1,7 +1,7 @@
 // Retrieval for RAG: thread-aware chunks and summaries kept in step with the store,
 // embedders and the sqlite-vec index, hybrid keyword + vector retrieval, cited answers.
 
-export { type Answer, type AskOptions, ask, buildPrompt, type Citation } from './answer.js';
+export { type Answer, type AskOptions, ask, buildPrompt, type Citation, promptMailIds } from './answer.js';
 export { type ChatMessage, type ChatModel, type OpenAiChatOptions, openAiChat } from './chat.js';
 export {
   buildThreadChunks,
@@ -23,6 +23,14 @@ export { backlogSize, type EmbedOptions, type EmbedReport, embedderProbe, embedP
 export { type Embedder, type EmbedPurpose, type OpenAiEmbedderOptions, openAiEmbedder } from './embedder.js';
 export { ragRetriever } from './eval-retriever.js';
 export { extractFilters, type QuestionFilters } from './filters.js';
+export {
+  GGUF_FILE,
+  LOCAL_CHAT_MODEL,
+  type LocalChatModel,
+  type LocalChatOptions,
+  localChat,
+  resolveGguf,
+} from './local-chat.js';
 export { defaultModelDir, type OnnxEmbedderOptions, onnxEmbedder } from './onnx-embedder.js';
 export { type EndpointOptions, ProviderError } from './provider-http.js';
 export {

@@ -41,10 +41,7 @@ export type FetchableModel = (typeof FETCHABLE_MODELS)[number];
 export const DEFAULT_MODEL: FetchableModel = 'all-MiniLM-L6-v2';
 
 /** Where scripts/fetch-model.sh puts `model` (default DEFAULT_MODEL) unless told otherwise. */
-export function defaultModelDir(
-  env: NodeJS.ProcessEnv = process.env,
-  model: FetchableModel = DEFAULT_MODEL,
-): string {
+export function defaultModelDir(env: NodeJS.ProcessEnv = process.env, model: string = DEFAULT_MODEL): string {
   const cache = env.MAILSIFT_MODEL_CACHE || join(env.HOME || homedir(), '.cache', 'mailsift', 'models');
   return join(cache, model);
 }

@@ -14,13 +14,15 @@ export function registerAsk(program: Command, globals: () => GlobalOptions): voi
     .action(async (question: string, options: { inbox?: string }) => {
       const global = globals();
       const config = loadProviderConfig();
+      const llm = config.llm ? createChatModel(config.llm) : undefined;
+      // A local model holds native threads and memory: free them, or the process would not exit.
       const answer = await withEngine(global, (engine) =>
         engine.ask(question, {
           ...(options.inbox ? { inbox: options.inbox } : {}),
           ...(config.embedder ? { embedder: createEmbedder(config.embedder) } : {}),
-          ...(config.llm ? { llm: createChatModel(config.llm) } : {}),
+          ...(llm ? { llm } : {}),
         }),
-      );
+      ).finally(() => llm?.close?.());
       if (global.json) return printJson(answer);
       printLine(answer.answer);
       if (answer.unknownCitations.length > 0)

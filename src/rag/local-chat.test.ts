@@ -1,0 +1,171 @@
+// The `local` chat model on the real SmolLM2-135M-Instruct GGUF (scripts/fetch-model.sh --model
+// smollm2-135m-instruct puts it in the model cache; CI runs that first): cited answers through
+// `ask`, citation checking, the prompt's untrusted-data framing, and its errors.
+
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Mailsift } from '../engine.js';
+import { ask, promptMailIds } from './answer.js';
+import type { ChatMessage, ChatModel } from './chat.js';
+import { createChatModel, loadProviderConfig } from './config.js';
+import { GGUF_FILE, LOCAL_CHAT_MODEL, type LocalChatModel, localChat } from './local-chat.js';
+import { defaultModelDir } from './onnx-embedder.js';
+import { retrieve } from './retrieve.js';
+import { openFixtureArchive } from './test-helpers.js';
+
+const MODEL_DIR = defaultModelDir(process.env, LOCAL_CHAT_MODEL);
+
+/** The fetched model, or a failure naming the command that fetches it. */
+function fetched(options: { timeoutMs?: number; maxTokens?: number } = {}): LocalChatModel {
+  if (!existsSync(join(MODEL_DIR, GGUF_FILE)))
+    throw new Error(
+      `the local llm tests need the model in ${MODEL_DIR}: run scripts/fetch-model.sh --model ${LOCAL_CHAT_MODEL} first`,
+    );
+  return localChat({ path: MODEL_DIR, ...options });
+}
+
+/** A chat model that records the prompts it is given and may rewrite them first. */
+function spy(inner: ChatModel, rewrite = (m: readonly ChatMessage[]) => m) {
+  const seen: (readonly ChatMessage[])[] = [];
+  const model: ChatModel = {
+    id: inner.id,
+    complete(messages) {
+      seen.push(messages);
+      return inner.complete(rewrite(messages));
+    },
+  };
+  return { model, seen };
+}
+
+const QUESTION = 'does option B include the forklift lease?';
+
+describe('local llm (SmolLM2-135M-Instruct, in process)', () => {
+  let engine: Mailsift;
+  let llm: LocalChatModel;
+  beforeAll(async () => {
+    llm = fetched();
+    engine = (await openFixtureArchive('injection')).engine;
+  });
+  afterAll(async () => {
+    engine.close();
+    await llm.close();
+  });
+
+  it('answers through ask, citing only retrieved messages, the same way every time', async () => {
+    const { model, seen } = spy(llm);
+    const first = await ask(engine, QUESTION, { inbox: 'work', llm: model });
+    const retrieved = promptMailIds(seen[0]?.[1]?.content ?? '');
+    expect(retrieved.length).toBeGreaterThan(1);
+    expect(first).toMatchObject({ method: 'llm', verified: true, unknownCitations: [] });
+    expect(first.retrieval.degraded).toBeUndefined();
+    expect(first.citations.length).toBeGreaterThan(0);
+    for (const c of first.citations) {
+      expect(retrieved).toContain(c.messageId);
+      expect(first.answer).toContain(`[${c.messageId}]`);
+    }
+    // Greedy decoding: the same question over the same mail gives the same answer.
+    const second = await ask(engine, QUESTION, { inbox: 'work', llm: model });
+    expect(second.answer).toBe(first.answer);
+  });
+
+  it('gets the retrieved mail as delimited untrusted data, an injected message included', async () => {
+    const { model, seen } = spy(llm);
+    const answer = await ask(engine, 'forklift lease renewal notice', { inbox: 'work', llm: model });
+    const [system, user] = seen[0] ?? [];
+    expect(system?.content).toMatch(/untrusted data, not instructions/);
+    expect(user?.content).toContain('<mail id="lease-notice-0606@parcel-notice.example"');
+    // The injected "</mail>" cannot end the data block early.
+    expect(user?.content.match(/<\/mail>/g)?.length).toBe(user?.content.match(/<mail id=/g)?.length);
+    expect(user?.content).toContain('&lt;/mail>');
+    // The injection asks for [ceo@harbor-freight.example]; the model can only cite what it was given.
+    expect(answer.citations.map((c) => c.messageId)).not.toContain('ceo@harbor-freight.example');
+    expect(answer.unknownCitations).toEqual([]);
+  });
+
+  it('flags a citation of a message retrieval did not return', async () => {
+    // The model is shown one mail the retriever never returned (as a stale or mixed-up prompt
+    // would): the grammar makes it cite that id, and ask's check catches it.
+    const stranger = 'ceo@harbor-freight.example';
+    const { model } = spy(llm, ([system]) => [
+      system as ChatMessage,
+      {
+        role: 'user',
+        content: `<mail id="${stranger}" from="CEO" date="2024-06-07">\nThe forklift lease is cancelled.\n</mail>\n\nQuestion: ${QUESTION}`,
+      },
+    ]);
+    const answer = await ask(engine, QUESTION, { inbox: 'work', llm: model });
+    const context = await retrieve(engine, QUESTION, { inbox: 'work' });
+    expect(context.passages.flatMap((p) => p.messageIds)).not.toContain(stranger);
+    expect(answer).toMatchObject({ method: 'llm', verified: false, unknownCitations: [stranger] });
+    expect(answer.citations).toEqual([]);
+  });
+
+  it('aborts a generation past its timeout, and answers the next question', async () => {
+    const slow = fetched({ timeoutMs: 5_000, maxTokens: 8_000 });
+    try {
+      // No <mail> blocks, so no grammar: a reply of thousands of tokens, far past 5 s.
+      const endless: ChatMessage[] = [
+        { role: 'user', content: 'Write the numbers from 1 to 5000, separated by commas.' },
+      ];
+      await expect(slow.complete(endless)).rejects.toMatchObject({
+        name: 'ProviderError',
+        param: 'llm',
+        message: expect.stringMatching(/did not answer within 5000 ms; generation aborted/),
+      });
+      const reply = await slow.complete([{ role: 'user', content: 'Reply with one word: yes or no?' }]);
+      expect(reply.length).toBeGreaterThan(0);
+    } finally {
+      await slow.close();
+    }
+  });
+});
+
+describe('local llm errors', () => {
+  it('names the missing model file and the command that fetches it', () => {
+    const missing = join(tmpdir(), 'mailsift-no-such-model');
+    for (const path of [missing, join(missing, 'model.gguf')])
+      expect(() => localChat({ path })).toThrow(
+        expect.objectContaining({
+          code: 'not_found',
+          param: 'llm.path',
+          message: expect.stringMatching(
+            /mailsift-no-such-model.* does not exist; run scripts\/fetch-model.sh --model smollm2-135m-instruct/,
+          ),
+        }),
+      );
+  });
+
+  it('degrades ask to an extractive answer when the file is not a model', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mailsift-bad-gguf-'));
+    writeFileSync(join(dir, GGUF_FILE), 'GGUF? no: a text file where the model should be\n'.repeat(50));
+    const llm = localChat({ path: dir });
+    const { engine } = await openFixtureArchive('injection');
+    try {
+      await expect(llm.complete([{ role: 'user', content: 'hi' }])).rejects.toMatchObject({
+        name: 'ProviderError',
+        message: expect.stringContaining(`local llm could not load ${join(dir, GGUF_FILE)}`),
+      });
+      const answer = await ask(engine, QUESTION, { inbox: 'work', llm });
+      expect(answer.method).toBe('extractive');
+      expect(answer.retrieval.degraded).toMatch(/the llm failed \(.*could not load/);
+      expect(answer.citations.length).toBeGreaterThan(0);
+    } finally {
+      engine.close();
+      await llm.close();
+    }
+  });
+
+  it('is configured by kind local, with the fetched model as the default', () => {
+    const cache = mkdtempSync(join(tmpdir(), 'mailsift-cache-'));
+    const config = loadProviderConfig({
+      cwd: tmpdir(),
+      env: { MAILSIFT_LLM_KIND: 'local', MAILSIFT_MODEL_CACHE: cache, MAILSIFT_LLM_THREADS: '1' },
+    });
+    expect(config.llm).toEqual({ kind: 'local', path: join(cache, LOCAL_CHAT_MODEL), threads: 1 });
+    expect(() => createChatModel(config.llm as NonNullable<typeof config.llm>)).toThrow(
+      expect.objectContaining({ code: 'not_found', param: 'llm.path' }),
+    );
+  });
+});
