@@ -193,7 +193,7 @@ const postingsBytes = new ByteWriter();
 const positionsBytes = new ByteWriter();
 
 export function encodePostings(
-  list: TermList,
+  list: { readonly [K in keyof TermList]: ArrayLike<number> },
   columns: number,
 ): { postings: Uint8Array; positions: Uint8Array } {
   const out = postingsBytes.reset();

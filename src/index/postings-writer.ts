@@ -159,16 +159,52 @@ export function flushPostings(db: Db): void {
   mergeSegments(db);
 }
 
-/** A family's postings per term, ordinals ascending. */
-type TermPostings = Map<string, TermList>;
+/**
+ * A family's postings in a flushed batch, every term's in one set of flat arrays: term t's
+ * entries are ords[docAt[t], docAt[t + 1]) (ascending), their column counts the matching
+ * runs of `counts`, its positions positions[hitAt[t], hitAt[t + 1]). Three growing arrays
+ * per term (~10^5 terms a batch) all lived until written, long enough to be promoted.
+ */
+interface FamilyPostings {
+  /** Term names of the batch's table by id; a term no staged document still uses has no entries. */
+  readonly names: readonly string[];
+  readonly docAt: Int32Array;
+  readonly hitAt: Int32Array;
+  readonly ords: Int32Array;
+  readonly counts: Int32Array;
+  readonly positions: Int32Array;
+}
 
-function termPostings(stage: Stage, ordered: readonly StagedDoc[], family: number): TermPostings {
+function termPostings(stage: Stage, ordered: readonly StagedDoc[], family: number): FamilyPostings {
   const names = (stage.terms[family] as TermTable).names;
   const columns = (FAMILIES[family] as Family).columns.length;
-  const lists: Array<TermList | undefined> = new Array(names.length);
-  // Per term: the last document it was seen in, and where that document's counts start.
-  const lastOrd = new Int32Array(names.length).fill(-1);
-  const countsAt = new Int32Array(names.length);
+  const terms = names.length;
+  // First pass: documents and positions per term, then where each term's run starts.
+  const docAt = new Int32Array(terms + 1);
+  const hitAt = new Int32Array(terms + 1);
+  const lastOrd = new Int32Array(terms).fill(-1);
+  ordered.forEach((doc, ord) => {
+    const { ids } = doc.families[family] as FamilyTokens;
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i] as number;
+      hitAt[id + 1] = (hitAt[id + 1] as number) + 1;
+      if (lastOrd[id] !== ord) {
+        lastOrd[id] = ord;
+        docAt[id + 1] = (docAt[id + 1] as number) + 1;
+      }
+    }
+  });
+  for (let t = 0; t < terms; t++) {
+    docAt[t + 1] = (docAt[t + 1] as number) + (docAt[t] as number);
+    hitAt[t + 1] = (hitAt[t + 1] as number) + (hitAt[t] as number);
+  }
+  const ords = new Int32Array(docAt[terms] as number);
+  const counts = new Int32Array((docAt[terms] as number) * columns);
+  const positions = new Int32Array(hitAt[terms] as number);
+  // Second pass: each term's next entry and next position.
+  const nextDoc = docAt.slice(0, terms);
+  const nextHit = hitAt.slice(0, terms);
+  lastOrd.fill(-1);
   ordered.forEach((doc, ord) => {
     const { ids, ends } = doc.families[family] as FamilyTokens;
     let start = 0;
@@ -176,29 +212,19 @@ function termPostings(stage: Stage, ordered: readonly StagedDoc[], family: numbe
       const end = ends[c] as number;
       for (let i = start; i < end; i++) {
         const id = ids[i] as number;
-        let list = lists[id];
-        if (!list) {
-          list = { ords: [], counts: [], positions: [] };
-          lists[id] = list;
-        }
         if (lastOrd[id] !== ord) {
           lastOrd[id] = ord;
-          countsAt[id] = list.counts.length;
-          list.ords.push(ord);
-          for (let k = 0; k < columns; k++) list.counts.push(0);
+          ords[(nextDoc[id] as number)++] = ord;
         }
-        (list.counts[(countsAt[id] as number) + c] as number)++;
+        const at = ((nextDoc[id] as number) - 1) * columns + c;
+        counts[at] = (counts[at] as number) + 1;
         // Positions count within a column, and columns are read in order.
-        list.positions.push(i - start);
+        positions[(nextHit[id] as number)++] = i - start;
       }
       start = end;
     }
   });
-  const postings: TermPostings = new Map();
-  lists.forEach((list, id) => {
-    if (list) postings.set(names[id] as string, list);
-  });
-  return postings;
+  return { names, docAt, hitAt, ords, counts, positions };
 }
 
 /** Writes a segment's doc table; returns its id. */
@@ -213,12 +239,28 @@ function insertSegment(db: Db, docs: readonly DocRow[]): number {
   );
 }
 
-function writeSegment(db: Db, docs: readonly DocRow[], families: readonly TermPostings[]): number {
+function writeSegment(db: Db, docs: readonly DocRow[], families: readonly FamilyPostings[]): number {
   const segment = insertSegment(db, docs);
   families.forEach((postings, family) => {
     const columns = (FAMILIES[family] as Family).columns.length;
-    for (const term of [...postings.keys()].sort())
-      insertPostings(db, segment, family, term, encodePostings(postings.get(term) as TermList, columns));
+    const { names, docAt, hitAt, ords, counts, positions } = postings;
+    const used: number[] = [];
+    for (let t = 0; t < names.length; t++) if ((docAt[t + 1] as number) > (docAt[t] as number)) used.push(t);
+    const byName = (a: number, b: number): number => {
+      const x = names[a] as string;
+      const y = names[b] as string;
+      return x < y ? -1 : x > y ? 1 : 0;
+    };
+    for (const t of used.sort(byName)) {
+      const from = docAt[t] as number;
+      const to = docAt[t + 1] as number;
+      const list = {
+        ords: ords.subarray(from, to),
+        counts: counts.subarray(from * columns, to * columns),
+        positions: positions.subarray(hitAt[t], hitAt[t + 1]),
+      };
+      insertPostings(db, segment, family, names[t] as string, encodePostings(list, columns));
+    }
   });
   return segment;
 }
