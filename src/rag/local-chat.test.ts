@@ -18,7 +18,9 @@ import { openFixtureArchive } from './test-helpers.js';
 const MODEL_DIR = defaultModelDir(process.env, LOCAL_CHAT_MODEL);
 
 /** The fetched model, or a failure naming the command that fetches it. */
-function fetched(options: { timeoutMs?: number; maxTokens?: number } = {}): LocalChatModel {
+function fetched(
+  options: { timeoutMs?: number; maxTokens?: number; contextSize?: number } = {},
+): LocalChatModel {
   if (!existsSync(join(MODEL_DIR, GGUF_FILE)))
     throw new Error(
       `the local llm tests need the model in ${MODEL_DIR}: run scripts/fetch-model.sh --model ${LOCAL_CHAT_MODEL} first`,
@@ -103,9 +105,9 @@ describe('local llm (SmolLM2-135M-Instruct, in process)', () => {
   });
 
   it('aborts a generation past its timeout, and answers the next question', async () => {
-    const slow = fetched({ timeoutMs: 5_000, maxTokens: 8_000 });
+    const slow = fetched({ timeoutMs: 5_000, maxTokens: 3_000 });
     try {
-      // No <mail> blocks, so no grammar: a reply of thousands of tokens, far past 5 s.
+      // No <mail> blocks, so no grammar: 5,000 numbers are ~10k tokens, cut at 3,000; tens of seconds.
       const endless: ChatMessage[] = [
         { role: 'user', content: 'Write the numbers from 1 to 5000, separated by commas.' },
       ];
@@ -118,6 +120,19 @@ describe('local llm (SmolLM2-135M-Instruct, in process)', () => {
       expect(reply.length).toBeGreaterThan(0);
     } finally {
       await slow.close();
+    }
+  });
+
+  it('refuses a prompt larger than its context rather than cutting mail out, and ask degrades', async () => {
+    const small = fetched({ contextSize: 512 });
+    try {
+      const answer = await ask(engine, QUESTION, { inbox: 'work', llm: small });
+      expect(answer.method).toBe('extractive');
+      expect(answer.retrieval.degraded).toMatch(
+        /a prompt of \d+ tokens and a reply of up to 384 do not fit its context of 512; raise llm.contextSize/,
+      );
+    } finally {
+      await small.close();
     }
   });
 });
@@ -139,7 +154,7 @@ describe('local llm errors', () => {
 
   it('degrades ask to an extractive answer when the file is not a model', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mailsift-bad-gguf-'));
-    writeFileSync(join(dir, GGUF_FILE), 'GGUF? no: a text file where the model should be\n'.repeat(50));
+    writeFileSync(join(dir, GGUF_FILE), 'not a model: a text file where the GGUF should be\n'.repeat(50));
     const llm = localChat({ path: dir });
     const { engine } = await openFixtureArchive('injection');
     try {

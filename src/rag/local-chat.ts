@@ -63,8 +63,7 @@ export function resolveGguf(path: string): string {
   } catch {
     // Reported below with the fetch hint.
   }
-  const where = file === path ? path : `${file} (in ${dirname(file)})`;
-  throw new MailsiftError('not_found', `local llm: model file ${where} does not exist; ${fetchHint()}`, {
+  throw new MailsiftError('not_found', `local llm: model file ${file} does not exist; ${fetchHint()}`, {
     param: 'llm.path',
   });
 }
@@ -122,7 +121,7 @@ export function localChat(options: LocalChatOptions): LocalChatModel {
   };
 
   const generate = async (messages: readonly ChatMessage[], signal: AbortSignal): Promise<string> => {
-    const { llama, context } = await load(signal);
+    const { llama, model, context } = await load(signal);
     const { LlamaChatSession } = await import('node-llama-cpp');
     const sequence = context.getSequence();
     const system = messages.filter((m) => m.role === 'system').map((m) => m.content);
@@ -132,6 +131,15 @@ export function localChat(options: LocalChatOptions): LocalChatModel {
       throw new ProviderError('local llm: the last message must be the user’s', 'llm', null);
     const ids = promptMailIds(last.content);
     if (ids.length > 0) system.push(JSON_REPLY);
+    // node-llama-cpp would silently drop the start of an oversized prompt (mail the grammar
+    // still lets the model cite): refuse instead, so ask degrades and says why.
+    const promptTokens = model.tokenize(messages.map((m) => m.content).join('\n')).length;
+    if (promptTokens + maxTokens > context.contextSize)
+      throw new ProviderError(
+        `local llm ${name}: a prompt of ${promptTokens} tokens and a reply of up to ${maxTokens} do not fit its context of ${context.contextSize}; raise llm.contextSize`,
+        'llm',
+        null,
+      );
     const session = new LlamaChatSession({
       contextSequence: sequence,
       ...(system.length > 0 ? { systemPrompt: system.join('\n\n') } : {}),
@@ -183,13 +191,15 @@ export function localChat(options: LocalChatOptions): LocalChatModel {
         try {
           return await generate(messages, signal);
         } catch (error) {
-          if (!signal.aborted) throw error;
-          throw new ProviderError(
-            `local llm ${name} did not answer within ${timeoutMs} ms; generation aborted`,
-            'llm',
-            null,
-            error,
-          );
+          if (signal.aborted)
+            throw new ProviderError(
+              `local llm ${name} did not answer within ${timeoutMs} ms; generation aborted`,
+              'llm',
+              null,
+              error,
+            );
+          if (error instanceof ProviderError) throw error;
+          throw new ProviderError(`local llm ${name} failed: ${message(error)}`, 'llm', null, error);
         }
       });
       queue = run.catch(() => undefined);
