@@ -42,12 +42,6 @@ export interface Extractor {
 
 /** 1 GB: ten times what a 25 MB PDF needs in pdf.js, far below the machine's memory. */
 const DEFAULT_WORKER_HEAP_MB = 1024;
-/**
- * pdf.js's garbage is short-lived: 32 MB of young generation took 7% less CPU than 16 (the 5k
- * bench's drain of 1,118 PDFs: 36.0 -> 33.6 s, alternated, load 5-7; 400 bench PDFs: 19.0 ->
- * 17.6 ms each, 64 MB 17.3) for 10-30 MB more peak RSS. V8's default would grow it further.
- */
-const WORKER_YOUNG_MB = 32;
 
 export function createExtractor(options: ExtractorOptions = {}): Extractor {
   const {
@@ -61,7 +55,7 @@ export function createExtractor(options: ExtractorOptions = {}): Extractor {
   if (workers <= 0 || !existsSync(script)) return inlineExtractor(limits);
   const spawn = (): Worker =>
     new Worker(script, {
-      resourceLimits: { maxOldGenerationSizeMb: workerHeapMb, maxYoungGenerationSizeMb: WORKER_YOUNG_MB },
+      resourceLimits: { maxOldGenerationSizeMb: workerHeapMb, maxYoungGenerationSizeMb: 16 },
     });
   return new WorkerExtractor(spawn, workers, limits, prefetch);
 }
