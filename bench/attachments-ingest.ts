@@ -252,7 +252,8 @@ async function main(): Promise<void> {
   const line = (name: string, r: Run, corpus: Corpus): string =>
     `${name.padEnd(26)}stored+indexed ${(r.elapsedMs / 1000).toFixed(1)} s = ${Math.round(rate(r)).toLocaleString('en')} msg/s, ` +
     `+ extraction ${(extractingMs(r) / 1000).toFixed(1)} s = ${Math.round(endToEnd(r)).toLocaleString('en')} msg/s end to end · ` +
-    `CPU ${(r.cpuMs / 1000).toFixed(1)} s = ${(r.cpuMs / r.scanned).toFixed(2)} ms/msg · ` +
+    `CPU ${(r.cpuMs / 1000).toFixed(1)} s = ${(r.cpuMs / r.scanned).toFixed(2)} ms/msg ` +
+    `(storing ${((r.cpuMs - r.drainCpuMs) / r.scanned).toFixed(2)}) · ` +
     `peak RSS ${mb(r.maxRssBytes)} · Maildir ${mb(directorySize(dirs.get(corpus) as string))} (added ${r.added}, failed ${r.failed})`;
   const perCarrier = (more: Run, less: Run): string =>
     `+${((more.elapsedMs + extractingMs(more) - less.elapsedMs - extractingMs(less)) / carriersCount).toFixed(1)} ms wall, ` +
