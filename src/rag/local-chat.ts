@@ -73,10 +73,13 @@ const message = (error: unknown): string => (error instanceof Error ? error.mess
 /**
  * The answer JSON the grammar allows, as the text with [id] marks that answers are parsed from.
  * A small model greedily decoded loops on a sentence until the length bound (DRY and repeat
- * penalties did not stop SmolLM2-135M): each sentence is kept once.
+ * penalties did not stop SmolLM2-135M): each sentence is kept once, and one cut off by the
+ * bound is dropped.
  */
 function renderCited(json: { answer: string; citations: readonly string[] }): string {
-  const text = [...new Set(sentences(json.answer))].join(' ');
+  const said = sentences(json.answer);
+  if (json.answer.length >= MAX_ANSWER_CHARS && said.length > 1) said.pop();
+  const text = [...new Set(said)].join(' ');
   const marks = [...new Set(json.citations)].map((id) => `[${id}]`).join(' ');
   return marks ? `${text} ${marks}` : text;
 }
