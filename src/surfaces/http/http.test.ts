@@ -346,13 +346,29 @@ describe('HTTP API: request hygiene', () => {
 });
 
 describe('HTTP API: --no-auth on loopback and shutdown', () => {
-  it('serves without a key on loopback, then closes gracefully and closes the archive', async () => {
+  it('serves without a key on loopback, then closes gracefully and closes the archive and its LLM', async () => {
     const local = await fixtureArchive();
-    const open = await startServer(local.engine, { host: '127.0.0.1', port: 0, auth: false });
+    // An in-process model holds native threads that would keep the process alive: the server frees it.
+    let llmClosed = false;
+    const llm = {
+      id: 'local:test',
+      complete: async () => 'unused',
+      close: async () => {
+        llmClosed = true;
+      },
+    };
+    const open = await startServer(local.engine, {
+      host: '127.0.0.1',
+      port: 0,
+      auth: false,
+      providers: { llm },
+    });
     const reply = await fetch(`${open.url}/v1/inboxes/acme/messages/search?q=INV-7781`);
     expect(reply.status).toBe(200);
+    expect(llmClosed).toBe(false);
     await open.close();
     expect(local.engine.archive.db.open).toBe(false);
+    expect(llmClosed).toBe(true);
     await expect(fetch(`${open.url}/v1/health`)).rejects.toThrow();
     local.close();
   });

@@ -27,7 +27,7 @@ export interface RunningServer {
   readonly port: number;
   readonly url: string;
   readonly server: Server;
-  /** Stops accepting, finishes in-flight requests, closes the archive. */
+  /** Stops accepting, finishes in-flight requests, closes the archive and frees an in-process LLM. */
   close(): Promise<void>;
 }
 
@@ -74,7 +74,8 @@ export async function startServer(engine: Mailsift, options: ServeOptions): Prom
       server.close(() => {
         clearTimeout(force);
         engine.close();
-        resolve();
+        // A local model's native threads would keep the process alive after the server.
+        void Promise.resolve(options.providers?.llm?.close?.()).finally(resolve);
       });
       // Keep-alive connections with no request in flight would otherwise hold close() open.
       server.closeIdleConnections();

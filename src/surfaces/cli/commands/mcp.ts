@@ -39,7 +39,12 @@ export function registerMcp(program: Command, globals: () => GlobalOptions): voi
         }
         keepDecodedHits();
         await startRankThread(db);
-        await serveMcpStdio(new MailApi(engine, principal, configuredProviders()));
+        const providers = configuredProviders();
+        try {
+          await serveMcpStdio(new MailApi(engine, principal, providers));
+        } finally {
+          await providers.llm?.close?.();
+        }
       });
     });
 }
