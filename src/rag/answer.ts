@@ -110,7 +110,8 @@ function extractive(result: RetrievalResult, question: string, count: number): A
 }
 
 /** `</mail>` inside a message must not close the data block early. */
-const escapeMail = (text: string): string => text.replace(/<\/?mail\b/gi, (m) => m.replace('<', '&lt;'));
+export const escapeMail = (text: string): string =>
+  text.replace(/<\/?mail\b/gi, (m) => m.replace('<', '&lt;'));
 
 export function buildPrompt(question: string, passages: readonly Passage[]): ChatMessage[] {
   const mail = passages

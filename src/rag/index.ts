@@ -42,6 +42,14 @@ export {
   retrieve,
 } from './retrieve.js';
 export { ensureRagTables } from './schema.js';
+export {
+  buildSummaryPrompt,
+  type SummarizeOptions,
+  type SummarizeReport,
+  type SummaryBacklog,
+  summarizePending,
+  summaryBacklog,
+} from './summarize.js';
 export { extractiveSummary } from './summary.js';
 export { ragIndexHook, type SyncReport, syncChunks } from './sync.js';
 export { approximateTokens, splitText, type TokenCounter } from './tokens.js';

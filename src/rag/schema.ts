@@ -11,7 +11,8 @@ const CREATE = `
     inbox_id INTEGER NOT NULL,
     thread_id TEXT NOT NULL,
     kind TEXT NOT NULL,            -- 'summary' | 'detail' | 'attachment'
-    hash TEXT NOT NULL,            -- of kind + text: an unchanged chunk keeps its id and vector
+    hash TEXT NOT NULL,            -- of kind + built text: an unchanged chunk keeps its id and vector
+                                   -- (an LLM-written summary keeps its extractive draft's hash)
     text TEXT NOT NULL,
     tokens INTEGER NOT NULL,
     meta TEXT NOT NULL             -- JSON ChunkMeta
@@ -25,6 +26,14 @@ const CREATE = `
   CREATE INDEX IF NOT EXISTS rag_chunk_messages_chunk ON rag_chunk_messages (chunk_id);
   -- Chunks waiting for an embedding: persistent, so a restart or a dead embedder loses nothing.
   CREATE TABLE IF NOT EXISTS embedding_backlog (chunk_id INTEGER PRIMARY KEY);
+  -- Summary chunks still extractive, waiting for the configured LLM to write them; a failed
+  -- attempt keeps its error and waits until retry_at (ms since epoch).
+  CREATE TABLE IF NOT EXISTS rag_summary_backlog (
+    chunk_id INTEGER PRIMARY KEY,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    retry_at INTEGER NOT NULL DEFAULT 0,
+    error TEXT
+  );
   -- Threads whose chunks must be rebuilt: written by the store hook (cheap), drained by syncChunks.
   CREATE TABLE IF NOT EXISTS rag_dirty_threads (
     inbox_id INTEGER NOT NULL,
@@ -58,15 +67,23 @@ export function loadVectorExtension(db: Db): void {
 
 /**
  * Creates the RAG tables when missing. An archive that already holds messages when they are
- * first created gets every thread marked dirty, so the first sync chunks the whole archive.
+ * first created gets every thread marked dirty, so the first sync chunks the whole archive;
+ * one chunked before the summary backlog existed gets its summaries queued for the LLM.
  */
 export function ensureRagTables(db: Db): void {
   loadVectorExtension(db);
   db.transaction(() => {
-    const existed = db.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'rag_chunks'").get() !== undefined;
+    const exists = (name: string): boolean =>
+      db.prepare('SELECT 1 FROM sqlite_schema WHERE name = ?').get(name) !== undefined;
+    const existed = exists('rag_chunks');
+    const summariesQueued = exists('rag_summary_backlog');
     db.exec(CREATE);
     if (!existed)
       db.exec('INSERT OR IGNORE INTO rag_dirty_threads SELECT DISTINCT inbox_id, thread_id FROM messages');
+    else if (!summariesQueued)
+      db.exec(
+        "INSERT OR IGNORE INTO rag_summary_backlog (chunk_id) SELECT id FROM rag_chunks WHERE kind = 'summary'",
+      );
   })();
 }
 

@@ -16,12 +16,13 @@ function markDirty(db: Db, rowid: number): void {
   ).run(rowid);
 }
 
-/** Removes chunks with their links, backlog entries and vectors. */
+/** Removes chunks with their links, backlog entries (embedding, summary) and vectors. */
 export function removeChunks(db: Db, chunkIds: readonly number[]): void {
   if (chunkIds.length === 0) return;
   const json = JSON.stringify(chunkIds);
   sql(db, 'DELETE FROM rag_chunk_messages WHERE chunk_id IN (SELECT value FROM json_each(?))').run(json);
   sql(db, 'DELETE FROM embedding_backlog WHERE chunk_id IN (SELECT value FROM json_each(?))').run(json);
+  sql(db, 'DELETE FROM rag_summary_backlog WHERE chunk_id IN (SELECT value FROM json_each(?))').run(json);
   sql(db, 'DELETE FROM rag_chunks WHERE id IN (SELECT value FROM json_each(?))').run(json);
   deleteVectors(db, chunkIds);
 }
@@ -47,7 +48,8 @@ const hashOf = (kind: string, text: string): string =>
 
 /**
  * Rebuilds one thread's chunks. Chunks whose kind and text are unchanged keep their id and
- * vector; new ones go to the embedding backlog; gone ones are removed with their vectors.
+ * vector; new ones go to the embedding backlog, a new (extractive) summary also to the LLM's
+ * summary backlog; gone ones are removed with their vectors.
  */
 function rebuildThread(db: Db, inboxId: number, threadId: string, options: ChunkOptions): number {
   const entries = loadThread(db, inboxId, threadId);
@@ -63,6 +65,7 @@ function rebuildThread(db: Db, inboxId: number, threadId: string, options: Chunk
   );
   const link = sql(db, 'INSERT OR IGNORE INTO rag_chunk_messages (chunk_id, message_rowid) VALUES (?, ?)');
   const enqueue = sql(db, 'INSERT OR IGNORE INTO embedding_backlog (chunk_id) VALUES (?)');
+  const awaitLlm = sql(db, 'INSERT OR IGNORE INTO rag_summary_backlog (chunk_id) VALUES (?)');
   let added = 0;
   for (const draft of drafts) {
     const hash = hashOf(draft.kind, draft.text);
@@ -76,6 +79,7 @@ function rebuildThread(db: Db, inboxId: number, threadId: string, options: Chunk
     );
     for (const rowid of draft.messageRowids) link.run(id, rowid);
     enqueue.run(id);
+    if (draft.kind === 'summary') awaitLlm.run(id);
     added++;
   }
   removeChunks(db, [...byHash.values()]);

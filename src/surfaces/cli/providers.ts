@@ -4,6 +4,7 @@
 import type { Mailsift } from '../../engine.js';
 import type { EmbedderProbe } from '../../health/index.js';
 import {
+  type ChatModel,
   createChatModel,
   createEmbedder,
   type Embedder,
@@ -15,6 +16,11 @@ import type { RagProviders } from '../http/index.js';
 export function configuredEmbedder(): Embedder | undefined {
   const { embedder } = loadProviderConfig();
   return embedder ? createEmbedder(embedder) : undefined;
+}
+
+export function configuredLlm(): ChatModel | undefined {
+  const { llm } = loadProviderConfig();
+  return llm ? createChatModel(llm) : undefined;
 }
 
 /** The health probe of the configured embedder (backlog, last error); none without one. */

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, runCli } from '../../../test/e2e/cli.js';
+import { Mailsift } from '../../engine.js';
 import { type Loopback, startLoopback } from '../../rag/openai-loopback.js';
 import { RAG_FIXTURES } from '../../rag/test-helpers.js';
 
@@ -43,5 +44,55 @@ describe('mailsift status: the embedding backlog (built CLI)', () => {
     });
     const drained = JSON.parse(run('status', '--check', '--json').stdout);
     expect(drained.inboxes[0]).toMatchObject({ embeddingBacklog: 0, threadsAwaitingChunks: 0 });
+  });
+
+  it('reports the thread summaries waiting for the LLM, and embed writes them', async () => {
+    const db = join(mkdtempSync(join(tmpdir(), 'mailsift-status-')), 'a.db');
+    const env = {
+      MAILSIFT_EMBEDDER_KIND: 'openai',
+      MAILSIFT_EMBEDDER_URL: server.url,
+      MAILSIFT_EMBEDDER_MODEL: 'loopback-64',
+      MAILSIFT_LLM_KIND: 'openai',
+      MAILSIFT_LLM_URL: server.url,
+      MAILSIFT_LLM_MODEL: 'loopback-chat',
+    };
+    server.chat = () => 'Anna Keller proposed three budget options; Marco Bianchi chose option B on 5 June.';
+    const run = (...args: string[]) => runCli([...args, '--db', db], env);
+    expect(run('ingest', join(RAG_FIXTURES, 'budget-thread'), '--inbox', 'work', '--no-embed').status).toBe(
+      0,
+    );
+    // Chunks are built lazily: the first embed run builds them and queues the summary.
+    await promisify(execFile)(process.execPath, [CLI, 'embed', '--db', db], {
+      env: {
+        ...process.env,
+        ...env,
+        MAILSIFT_LLM_URL: 'http://127.0.0.1:9/v1',
+        MAILSIFT_LLM_MAX_RETRIES: '0',
+      },
+    });
+    expect(JSON.parse(run('status', '--json').stdout).summaries).toMatchObject({ pending: 1, failing: 1 });
+    expect(run('status').stdout).toContain(
+      '1 thread summaries awaiting the LLM (mailsift embed), 1 failing: ',
+    );
+
+    // Past its backoff, the next run writes it with the LLM that is up now.
+    const engine = Mailsift.open(db);
+    engine.archive.db.prepare('UPDATE rag_summary_backlog SET retry_at = 0').run();
+    engine.close();
+    const { stdout } = await promisify(execFile)(process.execPath, [CLI, 'embed', '--db', db], {
+      env: { ...process.env, ...env },
+    });
+    expect(stdout).toContain('wrote 1 thread summaries with the LLM, 0 waiting');
+    expect(JSON.parse(run('status', '--json').stdout).summaries).toEqual({
+      pending: 0,
+      failing: 0,
+      lastError: null,
+    });
+    const retrieved = await promisify(execFile)(
+      process.execPath,
+      [CLI, 'retrieve', 'what did Marco choose for the budget?', '--json', '--db', db],
+      { env: { ...process.env, ...env } },
+    );
+    expect(retrieved.stdout).toContain('chose option B on 5 June');
   });
 });

@@ -1,12 +1,13 @@
 // mailsift embed: chunks what changed and drains the embedding backlog through the
-// configured embedder; what fails stays queued for the next run.
+// configured embedder; with an LLM configured, it then writes the waiting thread summaries
+// and embeds those. What fails stays queued for the next run.
 
 import type { Command } from 'commander';
 import { MailsiftError } from '../../../core/errors.js';
-import { embedPending } from '../../../rag/index.js';
+import { embedPending, type SummarizeReport, summarizePending } from '../../../rag/index.js';
 import { positiveInteger } from '../arguments.js';
 import { type GlobalOptions, printJson, printLine, withEngine } from '../context.js';
-import { configuredEmbedder } from '../providers.js';
+import { configuredEmbedder, configuredLlm } from '../providers.js';
 
 export function registerEmbed(program: Command, globals: () => GlobalOptions): void {
   program
@@ -24,14 +25,36 @@ export function registerEmbed(program: Command, globals: () => GlobalOptions): v
           'no embedder configured: set embedder in mailsift.config.json or MAILSIFT_EMBEDDER_URL and MAILSIFT_EMBEDDER_MODEL',
           { param: 'embedder' },
         );
-      const report = await withEngine(global, (engine) =>
-        embedPending(engine, embedder, options.batch ? { batch: options.batch } : {}),
-      );
-      if (global.json) printJson(report);
-      else
+      const llm = configuredLlm();
+      const { report, summaries } = await withEngine(global, async (engine) => {
+        const embed = () => embedPending(engine, embedder, options.batch ? { batch: options.batch } : {});
+        // Vectors first: summaries are slow with a local model, and retrieval works without them.
+        let report = await embed();
+        let summaries: SummarizeReport | undefined;
+        if (llm && !report.error) {
+          try {
+            summaries = await summarizePending(
+              engine,
+              llm,
+              embedder.tokenizer ? { tokenizer: embedder.tokenizer } : {},
+            );
+          } finally {
+            await llm.close?.();
+          }
+          if (summaries.written > 0) report = await embed();
+        }
+        return { report, summaries };
+      });
+      if (global.json) printJson(summaries ? { ...report, summaries } : report);
+      else {
         printLine(
           `embedded ${report.embedded} chunks, ${report.remaining} pending${report.reset ? ' (new model: re-embedding everything)' : ''}${report.error ? `; stopped: ${report.error}` : ''}`,
         );
+        if (summaries)
+          printLine(
+            `wrote ${summaries.written} thread summaries with the LLM, ${summaries.remaining} waiting${summaries.error ? `; stopped: ${summaries.error}` : ''}`,
+          );
+      }
       if (report.error) process.exitCode = 1;
     });
 }

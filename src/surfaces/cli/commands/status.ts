@@ -3,6 +3,7 @@
 
 import type { Command } from 'commander';
 import { checkHealth, eachCheck, type HealthReport, loadHealthThresholds } from '../../../health/index.js';
+import { loadProviderConfig, summaryBacklog } from '../../../rag/index.js';
 import { type GlobalOptions, printJson, printLine, withEngine } from '../context.js';
 import { configuredEmbedderProbe } from '../providers.js';
 
@@ -23,12 +24,14 @@ export function registerStatus(program: Command, globals: () => GlobalOptions): 
     .action(async (options: { check?: boolean }) => {
       const global = globals();
       const thresholds = loadHealthThresholds();
-      const { stats, health } = await withEngine(global, (engine) => ({
+      const { stats, health, summaries } = await withEngine(global, (engine) => ({
         stats: engine.status(),
         health: checkHealth(engine, thresholds, new Date(), { embedder: configuredEmbedderProbe(engine) }),
+        summaries: loadProviderConfig().llm ? summaryBacklog(engine) : undefined,
       }));
       if (options.check && health.status === 'fail') process.exitCode = 1;
-      if (global.json) return printJson(options.check ? health : { ...stats, health });
+      if (global.json)
+        return printJson(options.check ? health : { ...stats, health, ...(summaries ? { summaries } : {}) });
       if (options.check) {
         for (const line of healthLines(health)) printLine(line);
         return;
@@ -37,6 +40,11 @@ export function registerStatus(program: Command, globals: () => GlobalOptions): 
         `${stats.messages} messages · ${stats.threads} threads · ${stats.inboxes} inbox(es) · ` +
           `${stats.duplicates} duplicates · ${stats.variants} variants · ${stats.failures} failures`,
       );
+      if (summaries && summaries.pending > 0)
+        printLine(
+          `${summaries.pending} thread summaries awaiting the LLM (mailsift embed)` +
+            (summaries.failing > 0 ? `, ${summaries.failing} failing: ${summaries.lastError}` : ''),
+        );
       if (stats.pendingAttachments > 0)
         printLine(`${stats.pendingAttachments} attachment(s) awaiting text extraction (mailsift extract)`);
       for (const inbox of stats.perInbox) {
