@@ -6,12 +6,14 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Mailsift } from '../engine.js';
+import { loadThread } from '../store/index.js';
 import { openAiChat } from './chat.js';
 import { type Loopback, startLoopback } from './openai-loopback.js';
 import { ensureRagTables } from './schema.js';
-import { summarizePending, summaryBacklog } from './summarize.js';
+import { buildSummaryPrompt, summarizePending, summaryBacklog } from './summarize.js';
 import { syncChunks } from './sync.js';
 import { chunkRows, openFixtureArchive, RAG_FIXTURES } from './test-helpers.js';
+import { approximateTokens } from './tokens.js';
 
 const DECIDED =
   'Anna Keller proposed three options for the Q3 budget of the Rotterdam hub. Marco Bianchi chose option B on 5 June: the third shift starts on 17 June.';
@@ -139,6 +141,25 @@ describe('LLM thread summaries', () => {
       remaining: 0,
     });
     expect(summaryBacklog(engine)).toEqual({ pending: 0, failing: 0, lastError: null });
+    engine.close();
+  });
+
+  it('bounds the thread text it sends: the opening message, then the latest ones that fit', async () => {
+    const { engine } = await openFixtureArchive('budget-thread');
+    const db = engine.archive.db;
+    const { inbox_id: inboxId, thread_id: threadId } = db
+      .prepare('SELECT inbox_id, thread_id FROM messages LIMIT 1')
+      .get() as { inbox_id: number; thread_id: string };
+    const entries = loadThread(db, inboxId, threadId);
+    const whole = buildSummaryPrompt(entries)[1]?.content ?? '';
+    expect(whole).not.toContain('omitted');
+    const bounded = buildSummaryPrompt(entries, 120)[1]?.content ?? '';
+    expect(approximateTokens.count(bounded)).toBeLessThan(approximateTokens.count(whole));
+    expect(approximateTokens.count(bounded)).toBeLessThan(200);
+    const blocks = bounded.match(/<mail from="[^"]+" date="[\d-]+">/g) ?? [];
+    expect(blocks[0]).toBe('<mail from="Anna Keller" date="2024-06-03">');
+    expect(blocks.at(-1)).toBe('<mail from="Marco Bianchi" date="2024-06-05">');
+    expect(bounded).toMatch(/\[\d earlier replies omitted\]/);
     engine.close();
   });
 
