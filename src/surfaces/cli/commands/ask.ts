@@ -4,32 +4,34 @@
 import type { Command } from 'commander';
 import { createChatModel, createEmbedder, loadProviderConfig } from '../../../rag/index.js';
 import { type GlobalOptions, printJson, printLine, withEngine } from '../context.js';
+import { type PackOptions, packOptions, withPackOptions } from './retrieve.js';
 
 export function registerAsk(program: Command, globals: () => GlobalOptions): void {
-  program
-    .command('ask')
-    .description('answer a question from the archive with citations (LLM when configured, else extractive)')
-    .argument('<question>', 'a question in words, any language')
-    .option('--inbox <name>', 'search this inbox only')
-    .action(async (question: string, options: { inbox?: string }) => {
-      const global = globals();
-      const config = loadProviderConfig();
-      const llm = config.llm ? createChatModel(config.llm) : undefined;
-      // A local model holds native threads and memory: free them, or the process would not exit.
-      const answer = await withEngine(global, (engine) =>
-        engine.ask(question, {
-          ...(options.inbox ? { inbox: options.inbox } : {}),
-          ...(config.embedder ? { embedder: createEmbedder(config.embedder) } : {}),
-          ...(llm ? { llm } : {}),
-        }),
-      ).finally(() => llm?.close?.());
-      if (global.json) return printJson(answer);
-      printLine(answer.answer);
-      if (answer.unknownCitations.length > 0)
-        printLine(`\nWARNING: cites messages that were not retrieved: ${answer.unknownCitations.join(', ')}`);
-      if (answer.retrieval.degraded) printLine(`\n(${answer.retrieval.degraded})`);
-      printLine('\nSources:');
-      for (const c of answer.citations)
-        printLine(`  ${c.date.slice(0, 10)}  ${c.from}  ${c.subject}  <${c.messageId}>`);
-    });
+  // --budget matters most with a local model: reading the prompt is most of its time.
+  withPackOptions(
+    program
+      .command('ask')
+      .description('answer a question from the archive with citations (LLM when configured, else extractive)')
+      .argument('<question>', 'a question in words, any language'),
+  ).action(async (question: string, options: PackOptions) => {
+    const global = globals();
+    const config = loadProviderConfig();
+    const llm = config.llm ? createChatModel(config.llm) : undefined;
+    // A local model holds native threads and memory: free them, or the process would not exit.
+    const answer = await withEngine(global, (engine) =>
+      engine.ask(question, {
+        ...packOptions(options),
+        ...(config.embedder ? { embedder: createEmbedder(config.embedder) } : {}),
+        ...(llm ? { llm } : {}),
+      }),
+    ).finally(() => llm?.close?.());
+    if (global.json) return printJson(answer);
+    printLine(answer.answer);
+    if (answer.unknownCitations.length > 0)
+      printLine(`\nWARNING: cites messages that were not retrieved: ${answer.unknownCitations.join(', ')}`);
+    if (answer.retrieval.degraded) printLine(`\n(${answer.retrieval.degraded})`);
+    printLine('\nSources:');
+    for (const c of answer.citations)
+      printLine(`  ${c.date.slice(0, 10)}  ${c.from}  ${c.subject}  <${c.messageId}>`);
+  });
 }

@@ -2,47 +2,61 @@
 // senders within a token budget), for users who bring their own LLM.
 
 import type { Command } from 'commander';
+import type { RetrieveOptions } from '../../../rag/index.js';
 import { positiveInteger } from '../arguments.js';
 import { type GlobalOptions, printJson, printLine, withEngine } from '../context.js';
 import { configuredEmbedder } from '../providers.js';
 
+/** What `retrieve` and `ask` both take to shape the context pack. */
+export interface PackOptions {
+  readonly inbox?: string;
+  readonly limit?: number;
+  readonly budget?: number;
+}
+
+/** Adds the pack's options (inbox, threads, token budget) to a command. */
+export function withPackOptions(command: Command): Command {
+  return command
+    .option('--inbox <name>', 'search this inbox only')
+    .option('--limit <n>', 'threads to retrieve (default 5)', positiveInteger('--limit'))
+    .option('--budget <tokens>', 'token budget of the pack (default 2000)', positiveInteger('--budget'));
+}
+
+/** The retrieval options those flags give. */
+export function packOptions(options: PackOptions): Pick<RetrieveOptions, 'inbox' | 'limit' | 'budget'> {
+  return {
+    ...(options.inbox ? { inbox: options.inbox } : {}),
+    ...(options.limit ? { limit: options.limit } : {}),
+    ...(options.budget ? { budget: options.budget } : {}),
+  };
+}
+
 export function registerRetrieve(program: Command, globals: () => GlobalOptions): void {
-  program
+  const command = program
     .command('retrieve')
     .description(
       'retrieve the context pack for a question (hybrid with an embedder configured, else keyword)',
     )
-    .argument('<question>', 'a question in words, any language')
-    .option('--inbox <name>', 'search this inbox only')
-    .option('--limit <n>', 'threads to retrieve (default 5)', positiveInteger('--limit'))
-    .option('--budget <tokens>', 'token budget of the pack (default 2000)', positiveInteger('--budget'))
+    .argument('<question>', 'a question in words, any language');
+  withPackOptions(command)
     .option('--keyword', 'skip the vector leg')
-    .action(
-      async (
-        question: string,
-        options: { inbox?: string; limit?: number; budget?: number; keyword?: boolean },
-      ) => {
-        const global = globals();
-        const embedder = configuredEmbedder();
-        const result = await withEngine(global, (engine) =>
-          engine.retrieve(question, {
-            ...(options.inbox ? { inbox: options.inbox } : {}),
-            ...(options.limit ? { limit: options.limit } : {}),
-            ...(options.budget ? { budget: options.budget } : {}),
-            ...(options.keyword ? { mode: 'keyword' as const } : {}),
-            ...(embedder ? { embedder } : {}),
-          }),
-        );
-        if (global.json) return printJson(result);
-        printLine(
-          `${result.mode} retrieval${result.degraded ? ` (degraded: ${result.degraded})` : ''}, ${result.passages.length} passages, ~${result.tokens} tokens`,
-        );
-        for (const p of result.passages) {
-          printLine(
-            `\n--- ${p.kind} · ${p.date.slice(0, 10)} · ${p.from || p.subject} · <${p.messageIds[0]}>`,
-          );
-          printLine(p.text);
-        }
-      },
-    );
+    .action(async (question: string, options: PackOptions & { keyword?: boolean }) => {
+      const global = globals();
+      const embedder = configuredEmbedder();
+      const result = await withEngine(global, (engine) =>
+        engine.retrieve(question, {
+          ...packOptions(options),
+          ...(options.keyword ? { mode: 'keyword' as const } : {}),
+          ...(embedder ? { embedder } : {}),
+        }),
+      );
+      if (global.json) return printJson(result);
+      printLine(
+        `${result.mode} retrieval${result.degraded ? ` (degraded: ${result.degraded})` : ''}, ${result.passages.length} passages, ~${result.tokens} tokens`,
+      );
+      for (const p of result.passages) {
+        printLine(`\n--- ${p.kind} · ${p.date.slice(0, 10)} · ${p.from || p.subject} · <${p.messageIds[0]}>`);
+        printLine(p.text);
+      }
+    });
 }
