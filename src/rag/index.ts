@@ -19,6 +19,7 @@ export {
   loadProviderConfig,
   type ProviderConfig,
 } from './config.js';
+export { withinDeadline } from './deadline.js';
 export { backlogSize, type EmbedOptions, type EmbedReport, embedderProbe, embedPending } from './embed.js';
 export { type Embedder, type EmbedPurpose, type OpenAiEmbedderOptions, openAiEmbedder } from './embedder.js';
 export { ragRetriever } from './eval-retriever.js';

@@ -8,6 +8,7 @@ import type { Mailsift } from '../engine.js';
 import { type Db, loadThread, type StoredMessage, sql, type ThreadEntry } from '../store/index.js';
 import { escapeMail } from './answer.js';
 import type { ChatMessage, ChatModel } from './chat.js';
+import { withinDeadline } from './deadline.js';
 import { getRagMeta, setRagMeta } from './schema.js';
 import { syncChunks } from './sync.js';
 import { approximateTokens, sentences, splitText, type TokenCounter, withoutSalutation } from './tokens.js';
@@ -121,14 +122,6 @@ function usable(reply: string): string | null {
   return text.length > MAX_SUMMARY_CHARS ? `${text.slice(0, MAX_SUMMARY_CHARS)}…` : text;
 }
 
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`the llm gave no summary within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, expired]).finally(() => clearTimeout(timer));
-}
-
 interface Due {
   chunkId: number;
   inboxId: number;
@@ -181,7 +174,7 @@ export async function summarizePending(
     let reply: string;
     try {
       const prompt = buildSummaryPrompt(loadThread(db, due.inboxId, due.threadId), options.inputTokens);
-      reply = await withTimeout(llm.complete(prompt), options.timeoutMs ?? 120_000);
+      reply = await withinDeadline(llm.complete(prompt), options.timeoutMs ?? 120_000, 'the llm');
     } catch (error) {
       stopped = describeError(error);
       recordFailure(db, due, stopped, now());

@@ -2,7 +2,7 @@
 // so a provider that hangs degrades the reply (keyword-only retrieval, extractive answer)
 // instead of holding the request open through the provider's own timeouts and retries.
 
-import type { ChatModel, Embedder } from '../../rag/index.js';
+import { type ChatModel, type Embedder, withinDeadline } from '../../rag/index.js';
 
 export interface ProviderDeadlines {
   /** Embedding one question: a local model answers in milliseconds, a remote one in a second. */
@@ -19,15 +19,6 @@ export interface RagProviders {
   /** Absent: answers are extractive. */
   readonly llm?: ChatModel;
   readonly deadlines?: Partial<ProviderDeadlines>;
-}
-
-/** `work`, or a rejection naming `what` once `ms` have passed (the late result is dropped). */
-function withinDeadline<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} gave no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([work, expired]).finally(() => clearTimeout(timer));
 }
 
 /** The providers with each call bounded; the embedder keeps its id and tokenizer (vectors and chunks depend on them). */
