@@ -31,6 +31,7 @@ export {
   parseDuration,
 } from './thresholds.js';
 export {
+  type BacklogDrain,
   type CycleResult,
   recordedSources,
   type SyncPlan,

@@ -1,8 +1,10 @@
-// The watch loop behind `mailsift watch`: re-sync the sources, run the checks, and raise an
-// alert for each check that turned `fail` or recovered since the previous cycle.
+// The watch loop behind `mailsift watch`: re-sync the sources, drain what waits for the
+// embedder and the LLM, run the checks, and raise an alert for each check that turned `fail`
+// or recovered since the previous cycle.
 
 import { describeError } from '../core/errors.js';
 import type { Mailsift } from '../engine.js';
+import type { EmbedReport, SummarizeReport } from '../rag/index.js';
 import { sql } from '../store/index.js';
 import { type Alert, AlertTracker, type WebhookSender } from './alerts.js';
 import type { EmbedderProbe } from './backlog.js';
@@ -14,6 +16,12 @@ export interface SyncPlan {
   readonly paths: readonly string[];
 }
 
+/** What one pass over the embedding and summary backlogs did; absent parts were not configured. */
+export interface BacklogDrain {
+  readonly embedding?: EmbedReport;
+  readonly summaries?: SummarizeReport;
+}
+
 export interface WatchOptions {
   /** What to re-sync; default: every source recorded in the archive, into its own inbox. */
   readonly plan?: readonly SyncPlan[];
@@ -21,6 +29,11 @@ export interface WatchOptions {
   readonly tracker?: AlertTracker;
   readonly webhook?: WebhookSender;
   readonly embedder?: EmbedderProbe;
+  /**
+   * Run after the sync and before the checks (the CLI embeds and summarises there). Failures
+   * are reported in the cycle's result, never thrown: the next cycle retries.
+   */
+  readonly drain?: () => Promise<BacklogDrain>;
   /** Clock for the checks (tests inject it to age a source). */
   readonly now?: () => Date;
 }
@@ -30,6 +43,9 @@ export interface CycleResult {
   readonly alerts: readonly Alert[];
   /** Sources that could not be synced, with the reason; their sync check will age. */
   readonly syncErrors: ReadonlyArray<{ readonly inbox: string; readonly error: string }>;
+  readonly drained?: BacklogDrain;
+  /** Why the drain threw; an embedder or LLM that fails is in `drained`'s reports instead. */
+  readonly drainError?: string;
 }
 
 /** Every source the archive knows, grouped by inbox. */
@@ -55,12 +71,25 @@ export async function watchCycle(
       syncErrors.push({ inbox, error: describeError(error) });
     }
   }
+  let drained: BacklogDrain | undefined;
+  let drainError: string | undefined;
+  try {
+    drained = await options.drain?.();
+  } catch (error) {
+    drainError = describeError(error);
+  }
   const report = checkHealth(engine, options.thresholds, options.now?.() ?? new Date(), {
     ...(options.embedder ? { embedder: options.embedder } : {}),
   });
   const alerts = options.tracker.observe(report);
   for (const alert of alerts) options.webhook?.send(alert);
-  return { report, alerts, syncErrors };
+  return {
+    report,
+    alerts,
+    syncErrors,
+    ...(drained ? { drained } : {}),
+    ...(drainError ? { drainError } : {}),
+  };
 }
 
 export interface Watcher {

@@ -4,9 +4,9 @@
 
 import type { Command } from 'commander';
 import { MailsiftError } from '../../../core/errors.js';
-import { embedPending, type SummarizeReport, summarizePending } from '../../../rag/index.js';
 import { positiveInteger } from '../arguments.js';
 import { type GlobalOptions, printJson, printLine, withEngine } from '../context.js';
+import { drainBacklogs, drainLines } from '../drain.js';
 import { configuredEmbedder, configuredLlm } from '../providers.js';
 
 export function registerEmbed(program: Command, globals: () => GlobalOptions): void {
@@ -26,35 +26,20 @@ export function registerEmbed(program: Command, globals: () => GlobalOptions): v
           { param: 'embedder' },
         );
       const llm = configuredLlm();
-      const { report, summaries } = await withEngine(global, async (engine) => {
-        const embed = () => embedPending(engine, embedder, options.batch ? { batch: options.batch } : {});
-        // Vectors first: summaries are slow with a local model, and retrieval works without them.
-        let report = await embed();
-        let summaries: SummarizeReport | undefined;
-        if (llm && !report.error) {
-          try {
-            summaries = await summarizePending(
-              engine,
-              llm,
-              embedder.tokenizer ? { tokenizer: embedder.tokenizer } : {},
-            );
-          } finally {
-            await llm.close?.();
-          }
-          if (summaries.written > 0) report = await embed();
-        }
-        return { report, summaries };
-      });
-      if (global.json) printJson(summaries ? { ...report, summaries } : report);
-      else {
-        printLine(
-          `embedded ${report.embedded} chunks, ${report.remaining} pending${report.reset ? ' (new model: re-embedding everything)' : ''}${report.error ? `; stopped: ${report.error}` : ''}`,
-        );
-        if (summaries)
-          printLine(
-            `wrote ${summaries.written} thread summaries with the LLM, ${summaries.remaining} waiting${summaries.error ? `; stopped: ${summaries.error}` : ''}`,
+      const drained = await withEngine(global, async (engine) => {
+        try {
+          return await drainBacklogs(
+            engine,
+            { embedder, llm },
+            options.batch ? { batch: options.batch } : {},
           );
-      }
-      if (report.error) process.exitCode = 1;
+        } finally {
+          await llm?.close?.();
+        }
+      });
+      const { embedding, summaries } = drained;
+      if (global.json) printJson({ ...embedding, ...(summaries ? { summaries } : {}) });
+      else for (const line of drainLines(drained)) printLine(line);
+      if (embedding?.error) process.exitCode = 1;
     });
 }

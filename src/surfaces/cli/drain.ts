@@ -1,0 +1,60 @@
+// One pass over the work that waits for the user's models, shared by `mailsift embed` and
+// each `mailsift watch` cycle: embed the backlog, then have the LLM write due thread
+// summaries, then embed those. What fails or is left over stays queued for the next pass.
+
+import type { Mailsift } from '../../engine.js';
+import type { BacklogDrain } from '../../health/index.js';
+import { type ChatModel, type Embedder, embedPending, summarizePending } from '../../rag/index.js';
+
+export interface DrainProviders {
+  readonly embedder?: Embedder | undefined;
+  readonly llm?: ChatModel | undefined;
+}
+
+export interface DrainLimits {
+  /** Chunks per embedder request. */
+  readonly batch?: number;
+  /** Chunks embedded per embedding step (default: the whole backlog). */
+  readonly maxChunks?: number;
+  /** Summaries attempted per pass (default: every due one). */
+  readonly maxSummaries?: number;
+}
+
+/** Does not close the LLM: `embed` closes it after its one pass, `watch` when it stops. */
+export async function drainBacklogs(
+  engine: Mailsift,
+  { embedder, llm }: DrainProviders,
+  limits: DrainLimits = {},
+): Promise<BacklogDrain> {
+  const embed = (embedder: Embedder) =>
+    embedPending(engine, embedder, {
+      ...(limits.batch ? { batch: limits.batch } : {}),
+      ...(limits.maxChunks ? { max: limits.maxChunks } : {}),
+    });
+  // Vectors first: summaries are slow with a local model, and retrieval works without them.
+  let embedding = embedder ? await embed(embedder) : undefined;
+  const capped = limits.maxChunks !== undefined && (embedding?.remaining ?? 0) > 0;
+  if (!llm || embedding?.error || capped) return embedding ? { embedding } : {};
+  const summaries = await summarizePending(engine, llm, {
+    ...(embedder?.tokenizer ? { tokenizer: embedder.tokenizer } : {}),
+    ...(limits.maxSummaries ? { max: limits.maxSummaries } : {}),
+  });
+  if (embedder && summaries.written > 0) embedding = await embed(embedder);
+  return { ...(embedding ? { embedding } : {}), summaries };
+}
+
+/** The pass as `mailsift embed` prints it, one line per configured model. */
+export function drainLines({ embedding, summaries }: BacklogDrain): string[] {
+  return [
+    ...(embedding
+      ? [
+          `embedded ${embedding.embedded} chunks, ${embedding.remaining} pending${embedding.reset ? ' (new model: re-embedding everything)' : ''}${embedding.error ? `; stopped: ${embedding.error}` : ''}`,
+        ]
+      : []),
+    ...(summaries
+      ? [
+          `wrote ${summaries.written} thread summaries with the LLM, ${summaries.remaining} waiting${summaries.error ? `; stopped: ${summaries.error}` : ''}`,
+        ]
+      : []),
+  ];
+}
