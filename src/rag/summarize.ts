@@ -193,14 +193,15 @@ export async function summarizePending(
       continue;
     }
     const text = `${due.text.split('\n', 1)[0]}\n${summary}`;
-    db.transaction(() => {
+    const kept = db.transaction(() => {
       // Rebuilt while the LLM wrote: the thread changed, its new summary chunk is queued instead.
-      if (alive.get(due.chunkId) === undefined) return;
+      if (alive.get(due.chunkId) === undefined) return false;
       write.run(text, tokens.count(text), due.chunkId);
       done.run(due.chunkId);
       reembed.run(due.chunkId);
+      return true;
     })();
-    written++;
+    if (kept) written++;
   }
   if (failed === 0) sql(db, 'DELETE FROM rag_meta WHERE key = ?').run(LAST_ERROR);
   const { pending } = summaryBacklog(engine);

@@ -2,8 +2,8 @@
 // configured LLM (citations checked against what was retrieved), or extractive without one.
 
 import type { Command } from 'commander';
-import { createChatModel, createEmbedder, loadProviderConfig } from '../../../rag/index.js';
 import { type GlobalOptions, printJson, printLine, withEngine } from '../context.js';
+import { configuredProviders } from '../providers.js';
 import { type PackOptions, packOptions, withPackOptions } from './retrieve.js';
 
 export function registerAsk(program: Command, globals: () => GlobalOptions): void {
@@ -15,13 +15,12 @@ export function registerAsk(program: Command, globals: () => GlobalOptions): voi
       .argument('<question>', 'a question in words, any language'),
   ).action(async (question: string, options: PackOptions) => {
     const global = globals();
-    const config = loadProviderConfig();
-    const llm = config.llm ? createChatModel(config.llm) : undefined;
+    const { embedder, llm } = configuredProviders();
     // A local model holds native threads and memory: free them, or the process would not exit.
     const answer = await withEngine(global, (engine) =>
       engine.ask(question, {
         ...packOptions(options),
-        ...(config.embedder ? { embedder: createEmbedder(config.embedder) } : {}),
+        ...(embedder ? { embedder } : {}),
         ...(llm ? { llm } : {}),
       }),
     ).finally(() => llm?.close?.());
