@@ -64,28 +64,32 @@ function loadWithWrk(url: string, key: string, pathsFile: string): LoadResult {
   const lines = join(dir, 'paths.txt');
   writeFileSync(script, WRK_SCRIPT);
   writeFileSync(lines, `${(JSON.parse(readFileSync(pathsFile, 'utf8')) as string[]).join('\n')}\n`);
-  const output = execFileSync(
-    'wrk',
-    [
-      '--threads',
-      '1',
-      '--connections',
-      String(numberArg('connections', 'BENCH_CONNECTIONS', 50)),
-      '--duration',
-      `${numberArg('seconds', 'BENCH_SECONDS', 30)}s`,
-      '--timeout',
-      '10s',
-      '--header',
-      `Authorization: Bearer ${key}`,
-      '--script',
-      script,
-      url,
-      '--',
-      lines,
-    ],
-    { encoding: 'utf8' },
-  );
-  rmSync(dir, { recursive: true, force: true });
+  let output: string;
+  try {
+    output = execFileSync(
+      'wrk',
+      [
+        '--threads',
+        '1',
+        '--connections',
+        String(numberArg('connections', 'BENCH_CONNECTIONS', 50)),
+        '--duration',
+        `${numberArg('seconds', 'BENCH_SECONDS', 30)}s`,
+        '--timeout',
+        '10s',
+        '--header',
+        `Authorization: Bearer ${key}`,
+        '--script',
+        script,
+        url,
+        '--',
+        lines,
+      ],
+      { encoding: 'utf8' },
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
   const json = output.split('\n').find((line) => line.startsWith('{"requests"'));
   if (json === undefined) throw new Error(`wrk printed no summary:\n${output}`);
   const r = JSON.parse(json) as Record<string, number>;
@@ -248,12 +252,12 @@ async function main(): Promise<void> {
   const distinct = process.argv.includes('--distinct');
   const paths = queryPaths(db, inbox, distinct);
   const pathsFile = join(tmpdir(), `mailsift-bench-http-${process.pid}.json`);
-  writeFileSync(pathsFile, JSON.stringify(paths));
   const key = createKey(db, { name: 'bench' }).key;
   engine.close();
   // One server process per core, as a deployment on this machine would run it.
   const workers = numberArg('workers', 'BENCH_WORKERS', availableParallelism());
   const server = await serve(path, workers);
+  writeFileSync(pathsFile, JSON.stringify(paths));
   process.stdout.write(
     `serving ${count} messages at ${server.url} (${workers} worker process(es)); ${paths.length} ${distinct ? 'distinct' : 'rotating'} queries; load from a separate process …\n`,
   );
@@ -261,12 +265,16 @@ async function main(): Promise<void> {
     const at = process.argv.indexOf(`--${name}`);
     return at >= 0 ? [`--${name}`, process.argv[at + 1] as string] : [];
   });
-  const result =
-    tool === 'wrk'
-      ? loadWithWrk(server.url, key, pathsFile)
-      : await runChild<LoadResult>(script, 'load', [server.url, key, pathsFile, ...passthrough]);
-  await server.close();
-  rmSync(pathsFile, { force: true });
+  let result: LoadResult;
+  try {
+    result =
+      tool === 'wrk'
+        ? loadWithWrk(server.url, key, pathsFile)
+        : await runChild<LoadResult>(script, 'load', [server.url, key, pathsFile, ...passthrough]);
+  } finally {
+    await server.close();
+    rmSync(pathsFile, { force: true });
+  }
   const errors = result.errors + result.timeouts + result.non2xx;
   const lines = [
     `mailsift HTTP benchmark — ${count} messages, search over HTTP with a bearer key, ${workers} server process(es), ${paths.length} ${distinct ? 'distinct' : 'rotating'} queries, load from ${tool}`,

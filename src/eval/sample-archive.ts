@@ -1,9 +1,9 @@
 // Test support: the bundled sample mailbox ingested into inbox 'demo' of a fresh archive,
 // as the eval and health tests use it.
 
-import { cpSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { tempDir } from '../../test/temp.js';
 import { Mailsift } from '../engine.js';
 
 export const SAMPLE = resolve(import.meta.dirname, '../../sample');
@@ -19,7 +19,7 @@ export interface SampleArchive {
 
 /** Ingests the sample; `copy` ingests a private copy of the Maildir so a test may delete files. */
 export async function openSampleArchive(options: { copy?: boolean } = {}): Promise<SampleArchive> {
-  const root = mkdtempSync(join(tmpdir(), 'mailsift-eval-'));
+  const root = tempDir('mailsift-eval-');
   const maildir = options.copy ? join(root, 'Maildir') : join(SAMPLE, 'Maildir');
   if (options.copy) cpSync(join(SAMPLE, 'Maildir'), maildir, { recursive: true });
   const sources = [maildir, join(SAMPLE, 'archive.mbox')];

@@ -1,7 +1,8 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../../test/temp.js';
 import { openSampleArchive, type SampleArchive } from '../eval/sample-archive.js';
 import { reindex, unindexMessage } from '../index/index.js';
 import { embedderProbe, embedPending, openAiEmbedder, syncChunks } from '../rag/index.js';
@@ -162,7 +163,7 @@ describe('embedding backlog honesty', () => {
 describe('ingest failures', () => {
   it('groups failure reasons by their first words', async () => {
     expect(reasonGroup('message larger than 67108864 bytes: 70000000')).toBe('message larger than N bytes');
-    const root = mkdtempSync(join(tmpdir(), 'mailsift-health-'));
+    const root = tempDir('mailsift-health-');
     const dir = join(root, 'mail');
     mkdirSync(dir);
     writeFileSync(join(dir, 'empty-1.eml'), '');
@@ -185,7 +186,7 @@ describe('ingest failures', () => {
 });
 
 describe('loadHealthThresholds', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'mailsift-config-'));
+  const dir = tempDir('mailsift-config-');
   writeFileSync(
     join(dir, 'mailsift.config.json'),
     JSON.stringify({ health: { syncWarnAfter: '30m', syncFailAfter: 7200, unindexedFail: 10 } }),

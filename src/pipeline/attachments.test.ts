@@ -1,10 +1,10 @@
 // Attachments through ingest: text extracted once per distinct content, outcomes stored
 // with their reasons, bytes and text served back, and a re-extraction re-indexes.
 
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { tempDir } from '../../test/temp.js';
 import { makeEncryptedPdf, makePdf } from '../attachments/fixtures.js';
 import { Mailsift } from '../engine.js';
 import { pendingExtractions } from '../store/index.js';
@@ -45,7 +45,7 @@ function messageWithAttachment(n: number, filename: string, contentType: string,
 
 describe('attachments through ingest', () => {
   it('extracts an attachment shared by 50 messages once and serves its text and bytes', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mailsift-attach-'));
+    const dir = tempDir('mailsift-attach-');
     const pdf = await makePdf([
       ['Master services agreement', 'Termination requires ninety days written notice.'],
     ]);
@@ -78,7 +78,7 @@ describe('attachments through ingest', () => {
   });
 
   it('re-indexes the carriers of a long text in bounded segments, all in the one drain transaction', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mailsift-attach-'));
+    const dir = tempDir('mailsift-attach-');
     // A stock-level export of ~100,000 characters forwarded to twelve people: re-indexing
     // every carrier at once would stage twelve copies of it.
     const rows = Array.from(
@@ -104,7 +104,7 @@ describe('attachments through ingest', () => {
   });
 
   it('records an encrypted PDF as skipped with its reason, and the message is still stored', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mailsift-attach-'));
+    const dir = tempDir('mailsift-attach-');
     writeFileSync(
       join(dir, 'locked.eml'),
       messageWithAttachment(1, 'locked.pdf', 'application/pdf', makeEncryptedPdf()),
@@ -117,7 +117,7 @@ describe('attachments through ingest', () => {
   });
 
   it('stores and indexes messages before their attachments are extracted, then extracts the backlog', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mailsift-attach-'));
+    const dir = tempDir('mailsift-attach-');
     const contract = await makePdf([
       ['Supply contract', 'Liquidated damages of 0.5 percent per week of delay.'],
     ]);
@@ -155,7 +155,7 @@ describe('attachments through ingest', () => {
   });
 
   it('forgets a pending extraction when its only message disappears before it was extracted', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mailsift-attach-'));
+    const dir = tempDir('mailsift-attach-');
     const pdf = await makePdf([['Draft', 'Withdrawn before anyone read it.']]);
     writeFileSync(join(dir, 'gone.eml'), messageWithAttachment(9, 'draft.pdf', 'application/pdf', pdf));
     const engine = Mailsift.open(':memory:');
@@ -169,7 +169,7 @@ describe('attachments through ingest', () => {
   });
 
   it('settles attachments no extractor reads while parsing, so they never wait in the backlog', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mailsift-attach-'));
+    const dir = tempDir('mailsift-attach-');
     const firmware = Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919) % 251));
     writeFileSync(
       join(dir, 'fw.eml'),

@@ -1,12 +1,13 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { tempDir } from '../../test/temp.js';
 import { createEmbedder, loadProviderConfig } from './config.js';
 import { defaultModelDir } from './onnx-embedder.js';
 
 describe('provider config', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'mailsift-rag-config-'));
+  const dir = tempDir('mailsift-rag-config-');
   writeFileSync(
     join(dir, 'mailsift.config.json'),
     JSON.stringify({
@@ -53,7 +54,7 @@ describe('provider config', () => {
   });
 
   it('reads an onnx embedder: path relative to the file, default model folder, env switching kind', () => {
-    const onnxDir = mkdtempSync(join(tmpdir(), 'mailsift-rag-config-onnx-'));
+    const onnxDir = tempDir('mailsift-rag-config-onnx-');
     writeFileSync(
       join(onnxDir, 'mailsift.config.json'),
       JSON.stringify({ embedder: { kind: 'onnx', path: 'models/minilm', batchSize: 16, threads: 2 } }),
@@ -140,7 +141,7 @@ describe('provider config', () => {
   });
 
   it('reads a local llm: path relative to the file, a cached model by name, env switching kind', () => {
-    const llmDir = mkdtempSync(join(tmpdir(), 'mailsift-rag-config-llm-'));
+    const llmDir = tempDir('mailsift-rag-config-llm-');
     writeFileSync(
       join(llmDir, 'mailsift.config.json'),
       JSON.stringify({ llm: { path: 'models/chat.gguf', threads: 1, contextSize: 2048 } }),

@@ -2,10 +2,11 @@
 // smollm2-135m-instruct puts it in the model cache; CI runs that first): cited answers through
 // `ask`, citation checking, the prompt's untrusted-data framing, and its errors.
 
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../../test/temp.js';
 import type { Mailsift } from '../engine.js';
 import { ask, promptMailIds } from './answer.js';
 import type { ChatMessage, ChatModel } from './chat.js';
@@ -153,7 +154,7 @@ describe('local llm errors', () => {
   });
 
   it('degrades ask to an extractive answer when the file is not a model', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mailsift-bad-gguf-'));
+    const dir = tempDir('mailsift-bad-gguf-');
     writeFileSync(join(dir, GGUF_FILE), 'not a model: a text file where the GGUF should be\n'.repeat(50));
     const llm = localChat({ path: dir });
     const { engine } = await openFixtureArchive('injection');
@@ -173,7 +174,7 @@ describe('local llm errors', () => {
   });
 
   it('is configured by kind local, with the fetched model as the default', () => {
-    const cache = mkdtempSync(join(tmpdir(), 'mailsift-cache-'));
+    const cache = tempDir('mailsift-cache-');
     const config = loadProviderConfig({
       cwd: tmpdir(),
       env: { MAILSIFT_LLM_KIND: 'local', MAILSIFT_MODEL_CACHE: cache, MAILSIFT_LLM_THREADS: '1' },

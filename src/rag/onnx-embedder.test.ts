@@ -3,10 +3,11 @@
 // batching, truncation, errors, query/passage prefixes, [CLS] pooling, and hybrid retrieval
 // finding a paraphrase by meaning.
 
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../../test/temp.js';
 import type { Mailsift } from '../engine.js';
 import { embedPending } from './embed.js';
 import type { Embedder } from './embedder.js';
@@ -164,7 +165,7 @@ describe('onnx embedder (all-MiniLM-L6-v2)', () => {
         message: expect.stringMatching(/mailsift-no-such-model .*scripts\/fetch-model\.sh/),
       }),
     );
-    const partial = mkdtempSync(join(tmpdir(), 'mailsift-model-'));
+    const partial = tempDir('mailsift-model-');
     for (const name of ['tokenizer.json', 'tokenizer_config.json', 'mailsift-model.json'])
       copyFileSync(join(MODEL_DIR, name), join(partial, name));
     expect(() => onnxEmbedder({ modelDir: partial })).toThrow(

@@ -1,8 +1,8 @@
 // Test support: a fresh archive with one fixture folder of test/fixtures/rag ingested.
 
-import { cpSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { tempDir } from '../../test/temp.js';
 import { Mailsift } from '../engine.js';
 
 export const RAG_FIXTURES = resolve(import.meta.dirname, '../../test/fixtures/rag');
@@ -14,7 +14,7 @@ export interface FixtureArchive {
 }
 
 export async function openFixtureArchive(name: string, inbox = 'work'): Promise<FixtureArchive> {
-  const root = mkdtempSync(join(tmpdir(), 'mailsift-rag-'));
+  const root = tempDir('mailsift-rag-');
   const folder = join(root, name);
   cpSync(join(RAG_FIXTURES, name), folder, { recursive: true });
   const engine = Mailsift.open(join(root, 'archive.db'));

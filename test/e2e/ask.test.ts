@@ -1,11 +1,10 @@
 // `mailsift ask` shapes its context pack with the same flags as `retrieve`: --limit threads,
 // --budget tokens, --inbox; without an LLM the answer quotes the pack's best passages.
 
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { RAG_FIXTURES } from '../../src/rag/test-helpers.js';
+import { tempDir } from '../temp.js';
 import { runCli } from './cli.js';
 
 const QUESTION = 'when is the payment for the invoice due and what did we decide about the budget';
@@ -21,7 +20,7 @@ describe('mailsift ask: the context pack options (built CLI, no providers)', () 
     new Set((JSON.parse(stdout) as AskJson).citations.map((c) => c.threadId)).size;
 
   beforeAll(() => {
-    db = join(mkdtempSync(join(tmpdir(), 'mailsift-ask-')), 'a.db');
+    db = join(tempDir('mailsift-ask-'), 'a.db');
     const ingest = runCli([
       'ingest',
       join(RAG_FIXTURES, 'paraphrase'),

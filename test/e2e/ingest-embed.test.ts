@@ -2,12 +2,11 @@
 // are stored; with the embedder down, ingest still succeeds and the backlog keeps them.
 
 import { execFile } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Loopback, startLoopback } from '../../src/rag/openai-loopback.js';
+import { tempDir } from '../temp.js';
 import { CLI } from './cli.js';
 
 const run = promisify(execFile);
@@ -28,7 +27,7 @@ describe('ingest with an embedder configured', () => {
     });
 
   it('embeds the new chunks after storing the messages', async () => {
-    const db = join(mkdtempSync(join(tmpdir(), 'mailsift-embed-')), 'a.db');
+    const db = join(tempDir('mailsift-embed-'), 'a.db');
     const { stdout } = await ingest(db, server.url);
     const report = JSON.parse(stdout) as {
       added: number;
@@ -41,7 +40,7 @@ describe('ingest with an embedder configured', () => {
   });
 
   it('stores everything and keeps the backlog when the embedder is unreachable', async () => {
-    const db = join(mkdtempSync(join(tmpdir(), 'mailsift-embed-')), 'b.db');
+    const db = join(tempDir('mailsift-embed-'), 'b.db');
     const { stdout } = await ingest(db, 'http://127.0.0.1:9/v1');
     const report = JSON.parse(stdout) as {
       added: number;

@@ -1,11 +1,11 @@
 // `mailsift ingest --no-extract` stores and indexes messages without waiting on attachment
 // extraction; `status` shows the backlog and `mailsift extract` drains it into the index.
 
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makePdf } from '../../src/attachments/fixtures.js';
+import { tempDir } from '../temp.js';
 import { runCli } from './cli.js';
 
 /** A reply from Thunderbird forwarding a signed quote as a PDF attachment. */
@@ -38,7 +38,7 @@ function quoteMail(pdf: Buffer): string {
 
 describe('ingest --no-extract, then extract', () => {
   it('makes the message searchable first and the attachment text once extracted', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mailsift-extract-'));
+    const dir = tempDir('mailsift-extract-');
     const pdf = await makePdf([
       ['Preventivo', 'Acoustic ceiling panels, 240 square metres, installed by June.'],
     ]);

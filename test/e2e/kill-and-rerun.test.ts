@@ -1,12 +1,12 @@
 // SIGKILL in the middle of an ingest, then run it again: the archive must end up
 // exactly as if the first run had never been interrupted — nothing lost, nothing twice.
 
-import { mkdtempSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { generateCorpus, writeMaildir } from '../../src/corpus/index.js';
+import { tempDir } from '../temp.js';
 import { runCli, startCli } from './cli.js';
 
 const MESSAGES = 4000;
@@ -42,7 +42,7 @@ function snapshot(db: string): { messages: string[]; locations: number; threads:
 
 describe('an ingest killed with SIGKILL', () => {
   it('completes on the next run with no duplicates and nothing lost', async () => {
-    const work = mkdtempSync(join(tmpdir(), 'mailsift-kill-'));
+    const work = tempDir('mailsift-kill-');
     const maildir = join(work, 'Maildir');
     await writeMaildir(maildir, generateCorpus({ seed: 7, messages: MESSAGES }));
     const files = ['cur', 'new']

@@ -1,10 +1,9 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, runCli } from '../../../test/e2e/cli.js';
+import { tempDir } from '../../../test/temp.js';
 import { Mailsift } from '../../engine.js';
 import { type Loopback, startLoopback } from '../../rag/openai-loopback.js';
 import { RAG_FIXTURES } from '../../rag/test-helpers.js';
@@ -17,7 +16,7 @@ describe('mailsift status: the embedding backlog (built CLI)', () => {
   afterAll(() => server.close());
 
   it('counts changed threads not yet chunked, so it never says 0 waiting while work remains', async () => {
-    const db = join(mkdtempSync(join(tmpdir(), 'mailsift-status-')), 'a.db');
+    const db = join(tempDir('mailsift-status-'), 'a.db');
     const env = {
       MAILSIFT_EMBEDDER_KIND: 'openai',
       MAILSIFT_EMBEDDER_URL: server.url,
@@ -47,7 +46,7 @@ describe('mailsift status: the embedding backlog (built CLI)', () => {
   });
 
   it('reports the thread summaries waiting for the LLM, and embed writes them', async () => {
-    const db = join(mkdtempSync(join(tmpdir(), 'mailsift-status-')), 'a.db');
+    const db = join(tempDir('mailsift-status-'), 'a.db');
     const env = {
       MAILSIFT_EMBEDDER_KIND: 'openai',
       MAILSIFT_EMBEDDER_URL: server.url,

@@ -1,7 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../../../test/temp.js';
 import { createKey } from '../../auth/index.js';
 import { embedderProbe, embedPending, openAiChat, openAiEmbedder } from '../../rag/index.js';
 import { type Loopback, startLoopback } from '../../rag/openai-loopback.js';
@@ -224,7 +224,7 @@ describe('question endpoints: tenancy and bad input', () => {
 
 describe('the embedding backlog in /v1/health and /metrics', () => {
   it('counts a thread changed by ingest as awaiting chunks while no chunk is queued yet', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mailsift-late-'));
+    const dir = tempDir('mailsift-late-');
     writeFileSync(
       join(dir, 'customs.eml'),
       [
