@@ -1,5 +1,6 @@
-// The embedding backlog: what an embedder reports (chunks waiting, last error) and the
-// samples kept in the archive so a backlog that keeps growing can be told from a large one.
+// The backlogs waiting for the user's models: what an embedder reports (chunks waiting, last
+// error) and an LLM's thread summaries (waiting, failing), and the samples kept in the archive
+// so a backlog that keeps growing can be told from a large one.
 
 import { type Db, sql } from '../store/index.js';
 
@@ -14,31 +15,55 @@ export interface EmbedderProbe {
   lastError(): string | null;
 }
 
+/** What the RAG layer reports of the thread summaries waiting for the LLM; absent without one. */
+export interface SummaryProbe {
+  readonly name: string;
+  backlog(inbox: string): {
+    /** Thread summaries still extractive, waiting for the LLM. */
+    readonly pending: number;
+    /** Of those, the ones whose last attempt failed (each retried after its backoff). */
+    readonly failing: number;
+    readonly lastError: string | null;
+  };
+}
+
+/** Which backlog a sample measures: each has its own history. */
+export type BacklogSeries = 'embedding' | 'summaries';
+const SAMPLES: Record<BacklogSeries, string> = {
+  embedding: 'health_backlog_samples',
+  summaries: 'health_summary_samples',
+};
+
 /** Samples older than this are pruned: growth is judged over minutes, not days. */
 const SAMPLE_RETENTION_MS = 24 * 3600 * 1000;
 
 export function ensureHealthTables(db: Db): void {
-  db.exec(`
-    CREATE TABLE IF NOT EXISTS health_backlog_samples (
-      inbox TEXT NOT NULL,
-      at INTEGER NOT NULL,
-      backlog INTEGER NOT NULL,
-      PRIMARY KEY (inbox, at)
-    ) WITHOUT ROWID;
-  `);
+  for (const table of Object.values(SAMPLES))
+    db.exec(`
+      CREATE TABLE IF NOT EXISTS ${table} (
+        inbox TEXT NOT NULL,
+        at INTEGER NOT NULL,
+        backlog INTEGER NOT NULL,
+        PRIMARY KEY (inbox, at)
+      ) WITHOUT ROWID;
+    `);
 }
 
-export function recordBacklogSample(db: Db, inbox: string, backlog: number, at: Date): void {
+export function recordBacklogSample(
+  db: Db,
+  inbox: string,
+  backlog: number,
+  at: Date,
+  series: BacklogSeries = 'embedding',
+): void {
   ensureHealthTables(db);
-  sql(db, 'INSERT OR REPLACE INTO health_backlog_samples (inbox, at, backlog) VALUES (?, ?, ?)').run(
+  const table = SAMPLES[series];
+  sql(db, `INSERT OR REPLACE INTO ${table} (inbox, at, backlog) VALUES (?, ?, ?)`).run(
     inbox,
     at.getTime(),
     backlog,
   );
-  sql(db, 'DELETE FROM health_backlog_samples WHERE inbox = ? AND at < ?').run(
-    inbox,
-    at.getTime() - SAMPLE_RETENTION_MS,
-  );
+  sql(db, `DELETE FROM ${table} WHERE inbox = ? AND at < ?`).run(inbox, at.getTime() - SAMPLE_RETENTION_MS);
 }
 
 /**
@@ -46,11 +71,16 @@ export function recordBacklogSample(db: Db, inbox: string, backlog: number, at: 
  * growing. Judged from the samples: the run of non-decreasing values ending at the newest
  * sample, counted only when the newest value is above the run's first.
  */
-export function backlogGrowingSeconds(db: Db, inbox: string, now: Date): number {
+export function backlogGrowingSeconds(
+  db: Db,
+  inbox: string,
+  now: Date,
+  series: BacklogSeries = 'embedding',
+): number {
   ensureHealthTables(db);
   const samples = sql(
     db,
-    'SELECT at, backlog FROM health_backlog_samples WHERE inbox = ? AND at <= ? ORDER BY at DESC',
+    `SELECT at, backlog FROM ${SAMPLES[series]} WHERE inbox = ? AND at <= ? ORDER BY at DESC`,
   ).all(inbox, now.getTime()) as Array<{ at: number; backlog: number }>;
   const newest = samples[0];
   if (!newest) return 0;

@@ -4,7 +4,12 @@
 import { Mailsift } from '../engine.js';
 import { checkIndex } from '../index/index.js';
 import { type Db, sql } from '../store/index.js';
-import { backlogGrowingSeconds, type EmbedderProbe, recordBacklogSample } from './backlog.js';
+import {
+  backlogGrowingSeconds,
+  type EmbedderProbe,
+  recordBacklogSample,
+  type SummaryProbe,
+} from './backlog.js';
 import type { HealthThresholds } from './thresholds.js';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail';
@@ -13,6 +18,7 @@ export type CheckName =
   | 'source_count'
   | 'unindexed'
   | 'embedding_backlog'
+  | 'summary_backlog'
   | 'index_consistency'
   | 'ingest_failures';
 
@@ -44,6 +50,9 @@ export interface InboxHealth {
   readonly embeddingBacklog: number | null;
   /** Changed threads whose chunks are not built (so not in embeddingBacklog) yet; null: no embedder. */
   readonly threadsAwaitingChunks: number | null;
+  /** Thread summaries waiting for the LLM, and how many of those failed; null: no LLM configured. */
+  readonly summaryBacklog: number | null;
+  readonly summariesFailing: number | null;
   readonly failuresByReason: ReadonlyArray<{ readonly reason: string; readonly count: number }>;
   readonly checks: readonly HealthCheck[];
   readonly sources: readonly SourceHealth[];
@@ -60,6 +69,8 @@ export interface HealthReport {
 
 export interface HealthOptions {
   readonly embedder?: EmbedderProbe;
+  /** The LLM that writes thread summaries; absent: summaries stay extractive, nothing waits. */
+  readonly summaries?: SummaryProbe;
   /** false skips the store/index comparison (it reads the whole FTS index). */
   readonly consistency?: boolean;
 }
@@ -134,6 +145,37 @@ function sourceHealth(db: Db, source: SourceRow, t: HealthThresholds, now: Date)
   };
 }
 
+/** Waiting summaries judged as the embedding backlog is: size, growth, and failures. */
+function summaryCheck(
+  db: Db,
+  inbox: string,
+  probe: SummaryProbe,
+  t: HealthThresholds,
+  now: Date,
+): { check: HealthCheck; pending: number; failing: number } {
+  const { pending, failing, lastError } = probe.backlog(inbox);
+  recordBacklogSample(db, inbox, pending, now, 'summaries');
+  const growing = backlogGrowingSeconds(db, inbox, now, 'summaries');
+  const problems = [
+    pending > t.summaryBacklogWarn ? `over ${t.summaryBacklogWarn}` : '',
+    growing >= t.backlogGrowingFor ? `growing for ${age(growing)}` : '',
+    t.summaryFailingWarn !== null && failing >= t.summaryFailingWarn && failing > 0
+      ? `${failing} failing, retried with backoff; last error: ${lastError}`
+      : '',
+  ].filter(Boolean);
+  const failures = failing > 0 && problems.length === 0 ? ` (${failing} failing, retried with backoff)` : '';
+  return {
+    pending,
+    failing,
+    check: check(
+      'summary_backlog',
+      problems.length > 0 ? 'warn' : 'ok',
+      `${pending} thread summar${pending === 1 ? 'y' : 'ies'} waiting for ${probe.name}${failures}${problems.length ? `: ${problems.join('; ')}` : ''}`,
+      pending,
+    ),
+  };
+}
+
 interface SourceRow {
   id: number;
   path: string;
@@ -200,6 +242,16 @@ function inboxHealth(
     );
   }
 
+  let summaryBacklog: number | null = null;
+  let summariesFailing: number | null = null;
+  if (!options.summaries) checks.push(check('summary_backlog', 'ok', 'no llm configured'));
+  else {
+    const summaries = summaryCheck(db, inbox.name, options.summaries, t, now);
+    summaryBacklog = summaries.pending;
+    summariesFailing = summaries.failing;
+    checks.push(summaries.check);
+  }
+
   const reasons = sql(
     db,
     'SELECT f.reason FROM failures f JOIN sources s ON s.id = f.source_id WHERE s.inbox_id = ?',
@@ -231,6 +283,8 @@ function inboxHealth(
     unindexed,
     embeddingBacklog,
     threadsAwaitingChunks,
+    summaryBacklog,
+    summariesFailing,
     failuresByReason,
     checks,
     sources,
@@ -251,7 +305,7 @@ function consistencyCheck(db: Db): HealthCheck {
   }
 }
 
-/** Runs every check. With an embedder, records a backlog sample (growth needs history). */
+/** Runs every check. With an embedder or LLM, records backlog samples (growth needs history). */
 export function checkHealth(
   target: Mailsift | Db,
   thresholds: HealthThresholds,

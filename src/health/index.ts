@@ -3,10 +3,12 @@
 
 export { type Alert, AlertTracker, type WebhookOptions, WebhookSender } from './alerts.js';
 export {
+  type BacklogSeries,
   backlogGrowingSeconds,
   type EmbedderProbe,
   ensureHealthTables,
   recordBacklogSample,
+  type SummaryProbe,
 } from './backlog.js';
 export {
   type CheckName,

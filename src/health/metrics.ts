@@ -41,6 +41,16 @@ export class MailsiftMetrics {
       'changed threads whose chunks are not built yet, so not in the embedding backlog (absent: no embedder)',
       ['inbox'],
     ),
+    summaries: this.gauge(
+      'mailsift_summary_backlog',
+      'thread summaries waiting for the LLM (absent: none configured)',
+      ['inbox'],
+    ),
+    summariesFailing: this.gauge(
+      'mailsift_summaries_failing',
+      'waiting thread summaries whose last LLM attempt failed (absent: no LLM)',
+      ['inbox'],
+    ),
     failures: this.gauge('mailsift_ingest_failures', 'recorded ingest failures by reason group', [
       'inbox',
       'reason',
@@ -83,6 +93,8 @@ export class MailsiftMetrics {
       if (inbox.embeddingBacklog !== null) this.gauges.backlog.set(labels, inbox.embeddingBacklog);
       if (inbox.threadsAwaitingChunks !== null)
         this.gauges.awaitingChunks.set(labels, inbox.threadsAwaitingChunks);
+      if (inbox.summaryBacklog !== null) this.gauges.summaries.set(labels, inbox.summaryBacklog);
+      if (inbox.summariesFailing !== null) this.gauges.summariesFailing.set(labels, inbox.summariesFailing);
       for (const group of inbox.failuresByReason)
         this.gauges.failures.set({ ...labels, reason: group.reason }, group.count);
       for (const source of inbox.sources) {

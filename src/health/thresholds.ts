@@ -11,8 +11,12 @@ export interface HealthThresholds {
   readonly syncFailAfter: number;
   /** Chunks waiting for an embedder before the backlog warns. */
   readonly backlogWarn: number;
-  /** Seconds a backlog may keep growing before it warns. */
+  /** Seconds a backlog (embedding or summaries) may keep growing before it warns. */
   readonly backlogGrowingFor: number;
+  /** Thread summaries waiting for the LLM before that backlog warns. */
+  readonly summaryBacklogWarn: number;
+  /** Summaries whose last attempt failed that warn (null: reported, never alarming). */
+  readonly summaryFailingWarn: number | null;
   /** Stored-but-unindexed messages that warn / fail (null: never). */
   readonly unindexedWarn: number;
   readonly unindexedFail: number | null;
@@ -25,6 +29,8 @@ export const DEFAULT_THRESHOLDS: HealthThresholds = {
   syncFailAfter: 86_400,
   backlogWarn: 1000,
   backlogGrowingFor: 900,
+  summaryBacklogWarn: 1000,
+  summaryFailingWarn: 1,
   unindexedWarn: 1,
   unindexedFail: null,
   failuresWarn: null,
@@ -49,8 +55,15 @@ export function parseDuration(value: string | number, param: string): number {
 }
 
 const DURATIONS = ['syncWarnAfter', 'syncFailAfter', 'backlogGrowingFor'] as const;
-const COUNTS = ['backlogWarn', 'unindexedWarn', 'unindexedFail', 'failuresWarn'] as const;
-const NULLABLE = new Set<string>(['unindexedFail', 'failuresWarn']);
+const COUNTS = [
+  'backlogWarn',
+  'summaryBacklogWarn',
+  'summaryFailingWarn',
+  'unindexedWarn',
+  'unindexedFail',
+  'failuresWarn',
+] as const;
+const NULLABLE = new Set<string>(['summaryFailingWarn', 'unindexedFail', 'failuresWarn']);
 
 const duration = z.union([z.number().positive(), z.string().min(1)]);
 const healthSchema = z

@@ -7,7 +7,7 @@ import type { Mailsift } from '../engine.js';
 import type { EmbedReport, SummarizeReport } from '../rag/index.js';
 import { sql } from '../store/index.js';
 import { type Alert, AlertTracker, type WebhookSender } from './alerts.js';
-import type { EmbedderProbe } from './backlog.js';
+import type { EmbedderProbe, SummaryProbe } from './backlog.js';
 import { checkHealth, type HealthReport } from './checks.js';
 import type { HealthThresholds } from './thresholds.js';
 
@@ -20,6 +20,8 @@ export interface SyncPlan {
 export interface BacklogDrain {
   readonly embedding?: EmbedReport;
   readonly summaries?: SummarizeReport;
+  /** Another process held the archive's drain (named here), so this pass did nothing. */
+  readonly busy?: string;
 }
 
 export interface WatchOptions {
@@ -29,6 +31,7 @@ export interface WatchOptions {
   readonly tracker?: AlertTracker;
   readonly webhook?: WebhookSender;
   readonly embedder?: EmbedderProbe;
+  readonly summaries?: SummaryProbe;
   /**
    * Run after the sync and before the checks (the CLI embeds and summarises there). Failures
    * are reported in the cycle's result, never thrown: the next cycle retries.
@@ -80,6 +83,7 @@ export async function watchCycle(
   }
   const report = checkHealth(engine, options.thresholds, options.now?.() ?? new Date(), {
     ...(options.embedder ? { embedder: options.embedder } : {}),
+    ...(options.summaries ? { summaries: options.summaries } : {}),
   });
   const alerts = options.tracker.observe(report);
   for (const alert of alerts) options.webhook?.send(alert);

@@ -11,8 +11,11 @@ export interface ChatMessage {
 
 export interface ChatModel {
   readonly id: string;
-  /** The assistant's reply text. Throws ProviderError when the provider fails. */
-  complete(messages: readonly ChatMessage[]): Promise<string>;
+  /**
+   * The assistant's reply text. Throws ProviderError when the provider fails. `signal` gives
+   * up early (a background pass asked to stop), rejecting with its reason.
+   */
+  complete(messages: readonly ChatMessage[], signal?: AbortSignal): Promise<string>;
   /** Frees what the model holds in process (a local model's weights); a later call loads it again. */
   close?(): Promise<void>;
 }
@@ -30,14 +33,14 @@ export function openAiChat(options: OpenAiChatOptions): ChatModel {
   const url = endpointUrl(options.url, '/chat/completions');
   return {
     id: `openai:${options.model}`,
-    async complete(messages) {
+    async complete(messages, signal) {
       const body = {
         model: options.model,
         messages,
         temperature: 0,
         ...(options.maxTokens ? { max_tokens: options.maxTokens } : {}),
       };
-      const parsed = chatResponse.safeParse(await postJson(options, url, body, 'llm'));
+      const parsed = chatResponse.safeParse(await postJson(options, url, body, 'llm', signal));
       const content = parsed.success ? parsed.data.choices[0]?.message.content : null;
       if (!content) throw new ProviderError(`llm at ${url} answered without a message`, 'llm', 200);
       return content;

@@ -6,6 +6,7 @@ import { describeError } from '../core/errors.js';
 import type { Mailsift } from '../engine.js';
 import type { EmbedderProbe } from '../health/index.js';
 import { sql } from '../store/index.js';
+import { unlessAborted } from './deadline.js';
 import type { Embedder } from './embedder.js';
 import { getRagMeta, setRagMeta } from './schema.js';
 import { syncChunks } from './sync.js';
@@ -17,6 +18,8 @@ export interface EmbedOptions {
   /** Stop after this many chunks (default: the whole backlog). */
   readonly max?: number;
   readonly onProgress?: (embedded: number, remaining: number) => void;
+  /** Stops the pass: no batch starts after it aborts, and the one in flight is dropped, not stored. */
+  readonly signal?: AbortSignal;
 }
 
 export interface EmbedReport {
@@ -83,17 +86,22 @@ export async function embedPending(
   let embedded = 0;
   let reset = false;
   let checked = false;
-  while (options.max === undefined || embedded < options.max) {
+  while ((options.max === undefined || embedded < options.max) && !options.signal?.aborted) {
     const size = options.max === undefined ? batch : Math.min(batch, options.max - embedded);
     const chunks = pending.all(size) as PendingChunk[];
     if (chunks.length === 0) break;
     let vectors: Float32Array[];
     try {
-      vectors = await embedder.embed(
-        chunks.map((c) => c.text),
-        'passage',
+      vectors = await unlessAborted(
+        embedder.embed(
+          chunks.map((c) => c.text),
+          'passage',
+          options.signal,
+        ),
+        options.signal,
       );
     } catch (error) {
+      if (options.signal?.aborted) break;
       setRagMeta(db, 'last_error', describeError(error));
       return { embedded, remaining: backlogSize(engine).pendingChunks, reset, error: describeError(error) };
     }
@@ -125,7 +133,9 @@ export async function embedPending(
     embedded += chunks.length;
     options.onProgress?.(embedded, backlogSize(engine).pendingChunks);
   }
-  sql(db, "DELETE FROM rag_meta WHERE key = 'last_error'").run();
+  // A pass stopped before its first batch has not seen the embedder answer: its last error stands.
+  if (embedded > 0 || !options.signal?.aborted)
+    sql(db, "DELETE FROM rag_meta WHERE key = 'last_error'").run();
   return { embedded, remaining: backlogSize(engine).pendingChunks, reset };
 }
 

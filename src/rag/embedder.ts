@@ -19,8 +19,9 @@ export interface Embedder {
   /**
    * One vector per text, in order. Throws ProviderError when the provider fails. `purpose`
    * matters to retrieval models trained with a query/passage marker (e5); others ignore it.
+   * `signal` gives up early (a background pass asked to stop), rejecting with its reason.
    */
-  embed(texts: readonly string[], purpose?: EmbedPurpose): Promise<Float32Array[]>;
+  embed(texts: readonly string[], purpose?: EmbedPurpose, signal?: AbortSignal): Promise<Float32Array[]>;
 }
 
 /** A question being asked, or a passage to be found. */
@@ -47,14 +48,14 @@ const embeddingResponse = z.object({
 export function openAiEmbedder(options: OpenAiEmbedderOptions): Embedder {
   const url = endpointUrl(options.url, '/embeddings');
   const batchSize = Math.max(1, options.batchSize ?? 64);
-  const embedBatch = async (texts: readonly string[]): Promise<Float32Array[]> => {
+  const embedBatch = async (texts: readonly string[], signal?: AbortSignal): Promise<Float32Array[]> => {
     const body = {
       model: options.model,
       input: texts,
       encoding_format: 'float',
       ...(options.dimensions ? { dimensions: options.dimensions } : {}),
     };
-    const parsed = embeddingResponse.safeParse(await postJson(options, url, body, 'embedder'));
+    const parsed = embeddingResponse.safeParse(await postJson(options, url, body, 'embedder', signal));
     if (!parsed.success || parsed.data.data.length !== texts.length)
       throw new ProviderError(
         `embedder at ${url} answered with ${parsed.success ? `${parsed.data.data.length} embeddings for ${texts.length} texts` : 'a body that is not an embedding list'}`,
@@ -73,11 +74,11 @@ export function openAiEmbedder(options: OpenAiEmbedderOptions): Embedder {
   };
   return {
     id: `openai:${options.model}${options.dimensions ? `:${options.dimensions}` : ''}`,
-    async embed(texts) {
+    async embed(texts, _purpose, signal) {
       const batches: Array<() => Promise<Float32Array[]>> = [];
       for (let i = 0; i < texts.length; i += batchSize) {
         const slice = texts.slice(i, i + batchSize);
-        batches.push(() => embedBatch(slice));
+        batches.push(() => embedBatch(slice, signal));
       }
       return (await withConcurrency(batches, options.concurrency ?? 2)).flat();
     },

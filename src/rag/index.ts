@@ -50,6 +50,7 @@ export {
   type SummaryBacklog,
   summarizePending,
   summaryBacklog,
+  summaryProbe,
 } from './summarize.js';
 export { extractiveSummary } from './summary.js';
 export { ragIndexHook, type SyncReport, syncChunks } from './sync.js';

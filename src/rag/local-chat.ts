@@ -188,12 +188,15 @@ export function localChat(options: LocalChatOptions): LocalChatModel {
   let queue: Promise<unknown> = Promise.resolve();
   return {
     id: `local:${name}`,
-    complete(messages) {
-      const signal = AbortSignal.timeout(timeoutMs);
+    complete(messages, stop) {
+      const timeout = AbortSignal.timeout(timeoutMs);
+      const signal = stop ? AbortSignal.any([timeout, stop]) : timeout;
       const run = queue.then(async () => {
         try {
+          stop?.throwIfAborted();
           return await generate(messages, signal);
         } catch (error) {
+          if (stop?.aborted) throw stop.reason;
           if (signal.aborted)
             throw new ProviderError(
               `local llm ${name} did not answer within ${timeoutMs} ms; generation aborted`,

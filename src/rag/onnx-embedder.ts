@@ -256,7 +256,7 @@ export function onnxEmbedder(options: OnnxEmbedderOptions): Embedder {
   return {
     id: `onnx:${manifest.name}${options.quantized ? '-int8' : ''}:${manifest.dims}`,
     tokenizer: counter,
-    async embed(texts, purpose?: EmbedPurpose) {
+    async embed(texts, purpose?: EmbedPurpose, signal?: AbortSignal) {
       const prefix =
         purpose === 'query' ? manifest.queryPrefix : purpose === 'passage' ? manifest.passagePrefix : '';
       const encoded = texts.map((text) => ({
@@ -268,7 +268,11 @@ export function onnxEmbedder(options: OnnxEmbedderOptions): Embedder {
       const vectors = new Array<Float32Array>(texts.length);
       for (let i = 0; i < order.length; i += batchSize) {
         const slice = order.slice(i, i + batchSize);
-        const pooled = await serial(() => runBatch(slice.map((k) => encoded[k] as Encoded)));
+        const pooled = await serial(() => {
+          // A run cannot be interrupted: a pass asked to stop starts no further batch.
+          signal?.throwIfAborted();
+          return runBatch(slice.map((k) => encoded[k] as Encoded));
+        });
         slice.forEach((k, j) => {
           vectors[k] = pooled[j] as Float32Array;
         });

@@ -2,6 +2,7 @@
 // timeout, retries with exponential backoff on 429 (honouring Retry-After), 5xx and
 // network failures, and errors that name the endpoint and quote the server's message.
 
+import { setTimeout as sleepFor } from 'node:timers/promises';
 import { MailsiftError } from '../core/errors.js';
 
 export interface EndpointOptions {
@@ -33,7 +34,7 @@ export class ProviderError extends MailsiftError {
   }
 }
 
-const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+const delay = (ms: number, signal?: AbortSignal): Promise<void> => sleepFor(ms, undefined, { signal });
 
 /** Joins a base URL and an API path, unless the URL already ends with that path. */
 export function endpointUrl(base: string, path: string): string {
@@ -61,16 +62,20 @@ function serverMessage(text: string): string {
   }
 }
 
-/** POSTs `body` as JSON to `url` and returns the parsed JSON answer. `param` names the provider in errors. */
+/**
+ * POSTs `body` as JSON to `url` and returns the parsed JSON answer. `param` names the provider
+ * in errors. `signal` ends the request and its retries at once (rejecting with its reason).
+ */
 export async function postJson(
   options: EndpointOptions,
   url: string,
   body: unknown,
   param: string,
+  signal?: AbortSignal,
 ): Promise<unknown> {
   const retries = options.maxRetries ?? 4;
   const base = options.retryBaseMs ?? 500;
-  const sleep = options.sleep ?? delay;
+  const sleep = options.sleep ?? ((ms: number) => delay(ms, signal));
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
   let last: Retryable | null = null;
@@ -78,6 +83,7 @@ export async function postJson(
     if (attempt > 0) {
       const backoff = base * 2 ** (attempt - 1) * (1 + Math.random() * 0.25);
       await sleep(last?.retryAfter ?? backoff);
+      signal?.throwIfAborted();
     }
     let response: Response;
     try {
@@ -85,9 +91,12 @@ export async function postJson(
         method: 'POST',
         headers,
         body: JSON.stringify(body),
-        signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
+        signal: signal
+          ? AbortSignal.any([AbortSignal.timeout(options.timeoutMs ?? 30_000), signal])
+          : AbortSignal.timeout(options.timeoutMs ?? 30_000),
       });
     } catch (error) {
+      if (signal?.aborted) throw signal.reason;
       const timedOut = (error as Error).name === 'TimeoutError';
       last = retryable(
         new ProviderError(

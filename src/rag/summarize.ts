@@ -5,11 +5,11 @@
 
 import { describeError } from '../core/errors.js';
 import type { Mailsift } from '../engine.js';
+import type { SummaryProbe } from '../health/index.js';
 import { type Db, loadThread, type StoredMessage, sql, type ThreadEntry } from '../store/index.js';
 import { escapeMail } from './answer.js';
 import type { ChatMessage, ChatModel } from './chat.js';
-import { withinDeadline } from './deadline.js';
-import { getRagMeta, setRagMeta } from './schema.js';
+import { unlessAborted, withinDeadline } from './deadline.js';
 import { syncChunks } from './sync.js';
 import { approximateTokens, sentences, splitText, type TokenCounter, withoutSalutation } from './tokens.js';
 
@@ -24,6 +24,8 @@ export interface SummarizeOptions {
   readonly timeoutMs?: number;
   /** Clock in ms, injected by tests to pass the retry backoff. */
   readonly now?: () => number;
+  /** Stops the pass: no thread starts after it aborts, and the reply in flight is dropped, not stored or counted as a failure. */
+  readonly signal?: AbortSignal;
 }
 
 export interface SummarizeReport {
@@ -41,6 +43,7 @@ export interface SummaryBacklog {
   readonly pending: number;
   /** Of those, the ones whose last attempt failed. */
   readonly failing: number;
+  /** The error of the failing summary tried last; null when none fails. */
   readonly lastError: string | null;
 }
 
@@ -54,19 +57,26 @@ const RETRY_BASE_MS = 60_000;
 const RETRY_MAX_MS = 6 * 3600_000;
 const MAX_SUMMARY_CHARS = 1500;
 const MAX_SENTENCES = 5;
-const LAST_ERROR = 'summary_last_error';
 
 /** The backlog of one inbox, or of the whole archive. */
 export function summaryBacklog(engine: Mailsift, inbox?: string): SummaryBacklog {
   const db = engine.archive.db;
-  const scope = inbox === undefined ? '' : 'JOIN inboxes i ON i.id = c.inbox_id WHERE i.name = ?';
+  const scope = inbox === undefined ? '' : 'JOIN inboxes i ON i.id = c.inbox_id WHERE i.name = @inbox';
+  // The failure retried last is the newest one: backoffs only grow.
   const query = sql(
     db,
-    `SELECT count(*) AS pending, count(b.error) AS failing FROM rag_summary_backlog b
-     JOIN rag_chunks c ON c.id = b.chunk_id ${scope}`,
+    `SELECT count(*) AS pending, count(b.error) AS failing,
+       (SELECT b2.error FROM rag_summary_backlog b2 JOIN rag_chunks c2 ON c2.id = b2.chunk_id
+        ${inbox === undefined ? '' : 'JOIN inboxes i2 ON i2.id = c2.inbox_id AND i2.name = @inbox'}
+        WHERE b2.error IS NOT NULL ORDER BY b2.retry_at DESC LIMIT 1) AS lastError
+     FROM rag_summary_backlog b JOIN rag_chunks c ON c.id = b.chunk_id ${scope}`,
   );
-  const row = (inbox === undefined ? query.get() : query.get(inbox)) as { pending: number; failing: number };
-  return { ...row, lastError: getRagMeta(db, LAST_ERROR) ?? null };
+  return (inbox === undefined ? query.get() : query.get({ inbox })) as SummaryBacklog;
+}
+
+/** The health checks' view of the LLM's summary backlog, per inbox. */
+export function summaryProbe(engine: Mailsift, llm: ChatModel): SummaryProbe {
+  return { name: llm.id, backlog: (inbox) => summaryBacklog(engine, inbox) };
 }
 
 /** A message's authored text cut to `tokens`, marked when cut. */
@@ -136,7 +146,6 @@ function recordFailure(db: Db, due: Due, error: string, now: number): void {
     db,
     'UPDATE rag_summary_backlog SET attempts = attempts + 1, retry_at = ?, error = ? WHERE chunk_id = ?',
   ).run(now + wait, error, due.chunkId);
-  setRagMeta(db, LAST_ERROR, error);
 }
 
 /**
@@ -167,15 +176,19 @@ export async function summarizePending(
   let failed = 0;
   let last = 0;
   let stopped: string | undefined;
-  while (options.max === undefined || written + failed < options.max) {
+  while ((options.max === undefined || written + failed < options.max) && !options.signal?.aborted) {
     const due = next.get(now(), last) as Due | undefined;
     if (due === undefined) break;
     last = due.chunkId;
     let reply: string;
     try {
       const prompt = buildSummaryPrompt(loadThread(db, due.inboxId, due.threadId), options.inputTokens);
-      reply = await withinDeadline(llm.complete(prompt), options.timeoutMs ?? 120_000, 'the llm');
+      reply = await unlessAborted(
+        withinDeadline(llm.complete(prompt, options.signal), options.timeoutMs ?? 120_000, 'the llm'),
+        options.signal,
+      );
     } catch (error) {
+      if (options.signal?.aborted) break;
       stopped = describeError(error);
       recordFailure(db, due, stopped, now());
       failed++;
@@ -203,7 +216,6 @@ export async function summarizePending(
     })();
     if (kept) written++;
   }
-  if (failed === 0) sql(db, 'DELETE FROM rag_meta WHERE key = ?').run(LAST_ERROR);
   const { pending } = summaryBacklog(engine);
   return { written, failed, remaining: pending, ...(stopped ? { error: stopped } : {}) };
 }

@@ -97,26 +97,32 @@ export interface SyncOptions extends ChunkOptions {
    * not every thread a fresh ingest left dirty. Default: every dirty thread.
    */
   readonly threads?: ReadonlyArray<{ readonly inboxId: number; readonly threadId: string }>;
+  /**
+   * Rebuild at most this many threads (default: all), so a caller that shares its event loop
+   * (a server draining in the background) can chunk a large backlog in slices.
+   */
+  readonly limit?: number;
 }
 
 /** Rebuilds the chunks of dirty threads (all, or `options.threads`), a few per transaction. */
 export function syncChunks(db: Db, options: SyncOptions = {}): SyncReport {
-  const { threads: only, ...chunkOptions } = options;
+  const { threads: only, limit = Number.POSITIVE_INFINITY, ...chunkOptions } = options;
   let threads = 0;
   let chunksAdded = 0;
   const next =
     only === undefined
-      ? sql(db, 'SELECT inbox_id AS inboxId, thread_id AS threadId FROM rag_dirty_threads LIMIT 200')
+      ? sql(db, 'SELECT inbox_id AS inboxId, thread_id AS threadId FROM rag_dirty_threads LIMIT @n')
       : sql(
           db,
           `SELECT d.inbox_id AS inboxId, d.thread_id AS threadId FROM rag_dirty_threads d
            JOIN json_each(@threads) t ON d.inbox_id = t.value ->> '$.inboxId' AND d.thread_id = t.value ->> '$.threadId'
-           LIMIT 200`,
+           LIMIT @n`,
         );
-  const binds = only === undefined ? [] : [{ threads: JSON.stringify(only) }];
   const done = sql(db, 'DELETE FROM rag_dirty_threads WHERE inbox_id = ? AND thread_id = ?');
-  for (;;) {
-    const batch = next.all(...binds) as Array<{ inboxId: number; threadId: string }>;
+  while (threads < limit) {
+    const n = Math.min(200, limit - threads);
+    const binds = only === undefined ? { n } : { n, threads: JSON.stringify(only) };
+    const batch = next.all(binds) as Array<{ inboxId: number; threadId: string }>;
     if (batch.length === 0) break;
     db.transaction(() => {
       for (const { inboxId, threadId } of batch) {

@@ -2,8 +2,12 @@
 
 import { cpSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { tempDir } from '../../test/temp.js';
 import { Mailsift } from '../engine.js';
+import { type ChatModel, openAiChat } from './chat.js';
+import { type Embedder, openAiEmbedder } from './embedder.js';
+import { type Loopback, startLoopback } from './openai-loopback.js';
 
 export const RAG_FIXTURES = resolve(import.meta.dirname, '../../test/fixtures/rag');
 
@@ -34,4 +38,39 @@ export function chunkRows(engine: Mailsift): ChunkRow[] {
   return engine.archive.db
     .prepare('SELECT id, kind, text, tokens, meta FROM rag_chunks ORDER BY id')
     .all() as ChunkRow[];
+}
+
+export const countRows = (engine: Mailsift, table: string): number =>
+  (engine.archive.db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+
+/** The budget thread ingested into inbox work, and the paraphrase messages added to its folder for a sync to store: six threads then. */
+export async function openGrowingArchive(): Promise<FixtureArchive> {
+  const archive = await openFixtureArchive('budget-thread');
+  cpSync(join(RAG_FIXTURES, 'paraphrase'), archive.folder, { recursive: true });
+  return archive;
+}
+
+/**
+ * A loopback OpenAI-compatible server for the calling test file (started before its tests,
+ * closed after), with an embedder and an LLM on it that do not retry.
+ */
+export function useLoopback(): {
+  readonly server: () => Loopback;
+  readonly embedder: () => Embedder;
+  readonly llm: () => ChatModel;
+} {
+  let server: Loopback | undefined;
+  beforeAll(async () => {
+    server = await startLoopback();
+  });
+  afterAll(() => server?.close());
+  const running = (): Loopback => {
+    if (!server) throw new Error('the loopback server starts before the tests');
+    return server;
+  };
+  return {
+    server: running,
+    embedder: () => openAiEmbedder({ url: running().url, model: 'loopback-64', maxRetries: 0 }),
+    llm: () => openAiChat({ url: running().url, model: 'summariser', maxRetries: 0 }),
+  };
 }

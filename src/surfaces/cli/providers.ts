@@ -2,7 +2,7 @@
 // and MAILSIFT_* variables, handed to the engine as objects.
 
 import type { Mailsift } from '../../engine.js';
-import type { EmbedderProbe } from '../../health/index.js';
+import type { EmbedderProbe, SummaryProbe } from '../../health/index.js';
 import {
   type ChatModel,
   createChatModel,
@@ -10,6 +10,7 @@ import {
   type Embedder,
   embedderProbe,
   loadProviderConfig,
+  summaryProbe,
 } from '../../rag/index.js';
 import type { RagProviders } from '../http/index.js';
 
@@ -27,6 +28,12 @@ export function configuredLlm(): ChatModel | undefined {
 export function configuredEmbedderProbe(engine: Mailsift): EmbedderProbe | undefined {
   const embedder = configuredEmbedder();
   return embedder ? embedderProbe(engine, embedder) : undefined;
+}
+
+/** The health probe of the configured LLM's summary backlog; none without an LLM. */
+export function configuredSummaryProbe(engine: Mailsift): SummaryProbe | undefined {
+  const llm = configuredLlm();
+  return llm ? summaryProbe(engine, llm) : undefined;
 }
 
 /** The configured embedder and LLM, for the servers (HTTP, MCP) that retrieve and answer. */

@@ -71,7 +71,11 @@ describe('mailsift status: the embedding backlog (built CLI)', () => {
     });
     expect(JSON.parse(run('status', '--json').stdout).summaries).toMatchObject({ pending: 1, failing: 1 });
     expect(run('status').stdout).toContain(
-      '1 thread summaries awaiting the LLM (mailsift embed), 1 failing: ',
+      '1 thread summaries awaiting the LLM (mailsift serve, watch or embed writes them), 1 failing: ',
+    );
+    // The health checks (status --check, /v1/health, watch) warn with the LLM's error.
+    expect(run('status', '--check').stdout).toMatch(
+      /warn work summary_backlog: 1 thread summary waiting for openai:loopback-chat: 1 failing, retried with backoff; last error: llm at http:\/\/127\.0\.0\.1:9\/v1\/chat\/completions is unreachable/,
     );
 
     // Past its backoff, the next run writes it with the LLM that is up now.

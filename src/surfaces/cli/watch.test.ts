@@ -3,9 +3,7 @@
 // that the loop outlives, LLM summaries, the per-cycle bound, and the built `mailsift watch`.
 
 import { spawn } from 'node:child_process';
-import { cpSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CLI } from '../../../test/e2e/cli.js';
 import { MailsiftError } from '../../core/errors.js';
 import type { Mailsift } from '../../engine.js';
@@ -15,23 +13,18 @@ import {
   type ChatModel,
   type Embedder,
   embedderProbe,
-  openAiChat,
-  openAiEmbedder,
   summaryBacklog,
 } from '../../rag/index.js';
-import { type Loopback, startLoopback } from '../../rag/openai-loopback.js';
-import { chunkRows, openFixtureArchive, RAG_FIXTURES } from '../../rag/test-helpers.js';
+import { chunkRows, countRows, openGrowingArchive, useLoopback } from '../../rag/test-helpers.js';
 import { type DrainLimits, drainBacklogs } from './drain.js';
 
 const DECIDED = 'Anna Keller proposed three budget options; Marco Bianchi chose option B on 5 June.';
 
-const count = (engine: Mailsift, table: string): number =>
-  (engine.archive.db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+const count = countRows;
 
 /** The budget thread, then the paraphrase messages added to its folder for the watch to sync. */
 async function growingArchive() {
-  const { engine, folder } = await openFixtureArchive('budget-thread');
-  cpSync(join(RAG_FIXTURES, 'paraphrase'), folder, { recursive: true });
+  const { engine, folder } = await openGrowingArchive();
   return { engine, plan: [{ inbox: 'work', paths: [folder] }] };
 }
 
@@ -77,13 +70,7 @@ const backlogCheck = (result: CycleResult) =>
   result.report.inboxes[0]?.checks.find((c) => c.name === 'embedding_backlog');
 
 describe('watch cycles drain the embedding and summary backlogs', () => {
-  let loopback: Loopback;
-  beforeAll(async () => {
-    loopback = await startLoopback();
-  });
-  afterAll(() => loopback.close());
-  const embedder = () => openAiEmbedder({ url: loopback.url, model: 'loopback-64', maxRetries: 0 });
-  const llm = () => openAiChat({ url: loopback.url, model: 'summariser', maxRetries: 0 });
+  const { server, embedder, llm } = useLoopback();
 
   it('syncs the added messages, then embeds every chunk: the backlog is empty and the vectors there', async () => {
     const { engine, plan } = await growingArchive();
@@ -100,7 +87,7 @@ describe('watch cycles drain the embedding and summary backlogs', () => {
 
   it('reports an embedder that is down in the cycle and its health check, and the next cycle embeds', async () => {
     const { engine, plan } = await growingArchive();
-    loopback.faults.push('500');
+    server().faults.push('500');
     const [failed, next] = await drainFor(engine, plan, { embedder: embedder() }, 2);
     expect(failed?.drained?.embedding?.embedded).toBe(0);
     expect(failed?.drained?.embedding?.error).toContain('500');
@@ -115,7 +102,7 @@ describe('watch cycles drain the embedding and summary backlogs', () => {
 
   it('has the LLM write the due thread summaries, then embeds them', async () => {
     const { engine, plan } = await growingArchive();
-    loopback.chat = () => DECIDED;
+    server().chat = () => DECIDED;
     const [cycle] = await drainFor(engine, plan, { embedder: embedder(), llm: llm() }, 1);
     const threads = count(engine, 'threads');
     expect(cycle?.drained?.summaries).toEqual({ written: threads, failed: 0, remaining: 0 });
@@ -130,7 +117,7 @@ describe('watch cycles drain the embedding and summary backlogs', () => {
 
   it('bounds each cycle, and leaves summaries for the cycles after the vectors', async () => {
     const { engine, plan } = await growingArchive();
-    loopback.chat = () => DECIDED;
+    server().chat = () => DECIDED;
     const results = await drainFor(engine, plan, { embedder: embedder(), llm: llm() }, 8, {
       maxChunks: 4,
       maxSummaries: 2,
@@ -174,7 +161,7 @@ describe('watch cycles drain the embedding and summary backlogs', () => {
     const { engine, plan } = await growingArchive();
     const db = engine.archive.path;
     engine.close();
-    loopback.chat = () => DECIDED;
+    server().chat = () => DECIDED;
     const child = spawn(
       process.execPath,
       [
@@ -194,10 +181,10 @@ describe('watch cycles drain the embedding and summary backlogs', () => {
         env: {
           ...process.env,
           MAILSIFT_EMBEDDER_KIND: 'openai',
-          MAILSIFT_EMBEDDER_URL: loopback.url,
+          MAILSIFT_EMBEDDER_URL: server().url,
           MAILSIFT_EMBEDDER_MODEL: 'loopback-64',
           MAILSIFT_LLM_KIND: 'openai',
-          MAILSIFT_LLM_URL: loopback.url,
+          MAILSIFT_LLM_URL: server().url,
           MAILSIFT_LLM_MODEL: 'summariser',
         },
         stdio: ['ignore', 'pipe', 'pipe'],

@@ -16,6 +16,7 @@ import {
   type HealthReport,
   type HealthThresholds,
   MailsiftMetrics,
+  type SummaryProbe,
   worst,
 } from '../../health/index.js';
 import { messageJson } from '../cli/format.js';
@@ -55,8 +56,12 @@ export interface AppOptions {
   readonly log?: (line: LogLine) => void;
   /** The user's embedder and LLM for retrieve and ask; absent: keyword-only, extractive. */
   readonly providers?: RagProviders;
-  /** Thresholds (default DEFAULT_THRESHOLDS) and embedder probe behind /v1/health and /metrics. */
-  readonly health?: { readonly thresholds?: HealthThresholds; readonly embedder?: EmbedderProbe };
+  /** Thresholds (default DEFAULT_THRESHOLDS) and the backlog probes behind /v1/health and /metrics. */
+  readonly health?: {
+    readonly thresholds?: HealthThresholds;
+    readonly embedder?: EmbedderProbe;
+    readonly summaries?: SummaryProbe;
+  };
 }
 
 /** A health report is reused this long: the consistency check reads the whole FTS index. */
@@ -113,9 +118,10 @@ export function createApp(options: AppOptions): Hono<Env> {
   let cached: HealthReport | null = null;
   const health = (): HealthReport => {
     if (cached && Date.now() - Date.parse(cached.checkedAt) < HEALTH_CACHE_MS) return cached;
-    const embedder = options.health?.embedder;
+    const { embedder, summaries } = options.health ?? {};
     cached = checkHealth(options.engine, options.health?.thresholds ?? DEFAULT_THRESHOLDS, new Date(), {
       ...(embedder ? { embedder } : {}),
+      ...(summaries ? { summaries } : {}),
     });
     return cached;
   };

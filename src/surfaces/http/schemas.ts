@@ -267,6 +267,7 @@ const healthCheckSchema = z.object({
     'source_count',
     'unindexed',
     'embedding_backlog',
+    'summary_backlog',
     'index_consistency',
     'ingest_failures',
   ]),
@@ -276,7 +277,7 @@ const healthCheckSchema = z.object({
     .number()
     .nullable()
     .describe(
-      'the figure judged: age in seconds or a count (embedding_backlog: chunks waiting plus threads awaiting chunks)',
+      'the figure judged: age in seconds or a count (embedding_backlog: chunks waiting plus threads awaiting chunks; summary_backlog: thread summaries waiting for the llm)',
     ),
 });
 
@@ -304,6 +305,18 @@ export const healthSchema = z.object({
           .nullable()
           .describe(
             'changed threads whose chunks are not built yet (not in embeddingBacklog); null: no embedder',
+          ),
+        summaryBacklog: z
+          .number()
+          .int()
+          .nullable()
+          .describe('thread summaries waiting for the llm (extractive meanwhile); null: no llm configured'),
+        summariesFailing: z
+          .number()
+          .int()
+          .nullable()
+          .describe(
+            'of those, the ones whose last attempt failed, each retried after a backoff; null: no llm',
           ),
         failuresByReason: z.array(z.object({ reason: z.string(), count: z.number().int() })),
         checks: z.array(healthCheckSchema),

@@ -1,5 +1,6 @@
-// mailsift mcp [--key KEY] [--inbox NAME ...]: the MCP server over stdio for a local agent.
-// stdout carries the protocol, so nothing else is printed there.
+// mailsift mcp [--key KEY] [--inbox NAME ...] [--no-drain]: the MCP server over stdio for a
+// local agent, embedding and summarising new mail in the background as serve does. stdout
+// carries the protocol, so nothing else is printed there.
 
 import type { Command } from 'commander';
 import { authenticate, type Principal } from '../../../auth/index.js';
@@ -8,18 +9,24 @@ import { ensureKeywordIndex } from '../../../index/index.js';
 import { keepDecodedHits, startRankThread } from '../../../search/index.js';
 import { MailApi } from '../../http/index.js';
 import { serveMcpStdio } from '../../mcp/index.js';
+import {
+  type BackgroundDrainFlags,
+  startConfiguredDrain,
+  withBackgroundDrainFlags,
+} from '../background-drain.js';
 import { type GlobalOptions, withEngine } from '../context.js';
 import { configuredProviders } from '../providers.js';
 
 export const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
 export function registerMcp(program: Command, globals: () => GlobalOptions): void {
-  program
+  const command = program
     .command('mcp')
     .description('serve MCP over stdio (search_messages, get_thread, … as in AgentMail)')
     .option('--key <key>', 'act with this API key and its inbox scope (stdio is local: optional)')
-    .option('--inbox <name>', 'expose only this inbox (repeatable)', collect)
-    .action(async (options: { key?: string; inbox?: string[] }) => {
+    .option('--inbox <name>', 'expose only this inbox (repeatable)', collect);
+  withBackgroundDrainFlags(command).action(
+    async (options: { key?: string; inbox?: string[] } & BackgroundDrainFlags) => {
       await withEngine(globals(), async (engine) => {
         const db = engine.archive.db;
         ensureKeywordIndex(db);
@@ -40,11 +47,16 @@ export function registerMcp(program: Command, globals: () => GlobalOptions): voi
         keepDecodedHits();
         await startRankThread(db);
         const providers = configuredProviders();
+        const drain = startConfiguredDrain(engine, providers, options, (line) =>
+          process.stderr.write(`mailsift mcp: ${JSON.stringify(line)}\n`),
+        );
         try {
           await serveMcpStdio(new MailApi(engine, principal, providers));
         } finally {
+          await drain?.stop();
           await providers.llm?.close?.();
         }
       });
-    });
+    },
+  );
 }

@@ -1,15 +1,21 @@
-// mailsift serve [--port] [--host] [--no-auth] [--workers N] [--quiet]: the HTTP API and MCP
-// over HTTP, retrieving and answering with the configured embedder and LLM. With
-// --workers N, N processes share the port (see serve-cluster.ts).
+// mailsift serve [--port] [--host] [--no-auth] [--workers N] [--quiet] [--no-drain]: the HTTP
+// API and MCP over HTTP, retrieving and answering with the configured embedder and LLM, and
+// embedding and summarising new mail in the background. With --workers N, N processes share
+// the port (see serve-cluster.ts).
 
 import type { Command } from 'commander';
 import { Mailsift } from '../../../engine.js';
 import { loadHealthThresholds } from '../../../health/index.js';
-import { embedderProbe } from '../../../rag/index.js';
+import { embedderProbe, summaryProbe } from '../../../rag/index.js';
 import { keepDecodedHits, shareRankedHeads, startRankThread, warmUpSearch } from '../../../search/index.js';
 import { checkAuthHost, type RunningServer, startServer } from '../../http/index.js';
 import { handleMcpHttp } from '../../mcp/index.js';
 import { nonNegativeInteger, positiveInteger } from '../arguments.js';
+import {
+  type BackgroundDrainFlags,
+  startConfiguredDrain,
+  withBackgroundDrainFlags,
+} from '../background-drain.js';
 import { dbPath, type GlobalOptions, printJson, printLine } from '../context.js';
 import { configuredProviders } from '../providers.js';
 import {
@@ -22,7 +28,7 @@ import {
 
 export const DEFAULT_PORT = 8080;
 
-interface ServeOptions {
+interface ServeOptions extends BackgroundDrainFlags {
   port: number;
   host: string;
   auth: boolean;
@@ -35,9 +41,11 @@ const logLine = (line: Record<string, string | number | null>): void => {
 };
 
 export function registerServe(program: Command, globals: () => GlobalOptions): void {
-  program
+  const command = program
     .command('serve')
-    .description('serve the HTTP API (/v1, /openapi.json) and MCP over streamable HTTP (/mcp)')
+    .description(
+      'serve the HTTP API (/v1, /openapi.json) and MCP over streamable HTTP (/mcp); embed and summarise new mail in the background',
+    )
     .option(
       '--port <n>',
       `port to listen on (0 picks a free one; default ${DEFAULT_PORT})`,
@@ -47,46 +55,49 @@ export function registerServe(program: Command, globals: () => GlobalOptions): v
     .option('--host <host>', 'address to bind', '127.0.0.1')
     .option('--no-auth', 'serve without API keys (local single-user use; loopback hosts only)')
     .option('--workers <n>', 'server processes sharing the port (default 1)', positiveInteger('--workers'), 1)
-    .option('--quiet', 'no per-request log lines on stderr')
-    .action(async (options: ServeOptions) => {
-      const global = globals();
-      const announce = (address: WorkerAddress): void => {
-        if (global.json) printJson({ ...address, auth: options.auth, workers: options.workers });
-        else
-          printLine(
-            `mailsift serving ${address.url} (${options.auth ? 'API keys required' : 'no auth: local use only'}` +
-              `${options.workers > 1 ? `, ${options.workers} workers` : ''})`,
-          );
+    .option('--quiet', 'no per-request log lines on stderr');
+  withBackgroundDrainFlags(command).action(async (options: ServeOptions) => {
+    const global = globals();
+    const announce = (address: WorkerAddress): void => {
+      if (global.json) printJson({ ...address, auth: options.auth, workers: options.workers });
+      else
+        printLine(
+          `mailsift serving ${address.url} (${options.auth ? 'API keys required' : 'no auth: local use only'}` +
+            `${options.workers > 1 ? `, ${options.workers} workers` : ''})`,
+        );
+    };
+    if (options.workers > 1 && !isServeWorker()) {
+      checkAuthHost(options);
+      process.exitCode = await superviseWorkers(options.workers, announce, logLine);
+      return;
+    }
+    // Listening for the stop before the server starts: a worker asked to stop while it
+    // was still opening the archive must not go on serving.
+    const stopped = new Promise<void>((resolve) => {
+      const stop = (): void => {
+        process.off('SIGTERM', stop);
+        process.off('SIGINT', stop);
+        resolve();
       };
-      if (options.workers > 1 && !isServeWorker()) {
-        checkAuthHost(options);
-        process.exitCode = await superviseWorkers(options.workers, announce, logLine);
-        return;
-      }
-      // Listening for the stop before the server starts: a worker asked to stop while it
-      // was still opening the archive must not go on serving.
-      const stopped = new Promise<void>((resolve) => {
-        const stop = (): void => {
-          process.off('SIGTERM', stop);
-          process.off('SIGINT', stop);
-          resolve();
-        };
-        process.on('SIGTERM', stop);
-        process.on('SIGINT', stop);
-        if (isServeWorker()) onStopRequest(stop);
-      });
-      const running = await serveHere(dbPath(global), options);
-      const { url, host, port } = running;
-      if (isServeWorker()) announceReady({ url, host, port });
-      else announce({ url, host, port });
-      await stopped;
-      await running.close();
-      // A worker's IPC channel would keep it alive after its server closed.
-      if (isServeWorker()) process.disconnect?.();
+      process.on('SIGTERM', stop);
+      process.on('SIGINT', stop);
+      if (isServeWorker()) onStopRequest(stop);
     });
+    const running = await serveHere(dbPath(global), options);
+    const { url, host, port } = running;
+    if (isServeWorker()) announceReady({ url, host, port });
+    else announce({ url, host, port });
+    await stopped;
+    await running.close();
+    // A worker's IPC channel would keep it alive after its server closed.
+    if (isServeWorker()) process.disconnect?.();
+  });
 }
 
-/** One server in this process, over its own connection to the archive. */
+/**
+ * One server in this process, over its own connection to the archive, draining the backlogs
+ * in the background (workers take turns); close() stops the drain before the server.
+ */
 async function serveHere(path: string, options: ServeOptions): Promise<RunningServer> {
   keepDecodedHits();
   // Workers of one server rank a repeated query once between them, not once each.
@@ -97,10 +108,11 @@ async function serveHere(path: string, options: ServeOptions): Promise<RunningSe
     // One process ranks a broad query's segments on two cores; several already use them.
     if (options.workers === 1) await startRankThread(engine.archive.db);
     warmUpSearch(engine.archive.db);
-    return await startServer(engine, {
+    const running = await startServer(engine, {
       health: {
         thresholds: loadHealthThresholds(),
         ...(providers.embedder ? { embedder: embedderProbe(engine, providers.embedder) } : {}),
+        ...(providers.llm ? { summaries: summaryProbe(engine, providers.llm) } : {}),
       },
       providers,
       host: options.host,
@@ -109,6 +121,17 @@ async function serveHere(path: string, options: ServeOptions): Promise<RunningSe
       mcp: handleMcpHttp,
       ...(options.quiet ? {} : { log: (line) => logLine({ ...line, pid: process.pid }) }),
     });
+    const drain = startConfiguredDrain(engine, providers, options, (line) =>
+      logLine({ ...line, pid: process.pid }),
+    );
+    return {
+      ...running,
+      // The pass in flight ends before the archive and the LLM it uses are closed.
+      close: async () => {
+        await drain?.stop();
+        await running.close();
+      },
+    };
   } catch (error) {
     engine.close();
     throw error;

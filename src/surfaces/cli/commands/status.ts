@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import { checkHealth, eachCheck, type HealthReport, loadHealthThresholds } from '../../../health/index.js';
 import { loadProviderConfig, summaryBacklog } from '../../../rag/index.js';
 import { type GlobalOptions, printJson, printLine, withEngine } from '../context.js';
-import { configuredEmbedderProbe } from '../providers.js';
+import { configuredEmbedderProbe, configuredSummaryProbe } from '../providers.js';
 
 export function healthLines(report: HealthReport): string[] {
   const lines = [`health: ${report.status}`];
@@ -26,7 +26,10 @@ export function registerStatus(program: Command, globals: () => GlobalOptions): 
       const thresholds = loadHealthThresholds();
       const { stats, health, summaries } = await withEngine(global, (engine) => ({
         stats: engine.status(),
-        health: checkHealth(engine, thresholds, new Date(), { embedder: configuredEmbedderProbe(engine) }),
+        health: checkHealth(engine, thresholds, new Date(), {
+          embedder: configuredEmbedderProbe(engine),
+          summaries: configuredSummaryProbe(engine),
+        }),
         summaries: loadProviderConfig().llm ? summaryBacklog(engine) : undefined,
       }));
       if (options.check && health.status === 'fail') process.exitCode = 1;
@@ -42,7 +45,7 @@ export function registerStatus(program: Command, globals: () => GlobalOptions): 
       );
       if (summaries && summaries.pending > 0)
         printLine(
-          `${summaries.pending} thread summaries awaiting the LLM (mailsift embed)` +
+          `${summaries.pending} thread summaries awaiting the LLM (mailsift serve, watch or embed writes them)` +
             (summaries.failing > 0 ? `, ${summaries.failing} failing: ${summaries.lastError}` : ''),
         );
       if (stats.pendingAttachments > 0)

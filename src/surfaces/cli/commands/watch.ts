@@ -7,31 +7,23 @@ import type { Command } from 'commander';
 import { describeError } from '../../../core/errors.js';
 import { Mailsift } from '../../../engine.js';
 import { loadHealthThresholds, parseDuration, startWatch, WebhookSender } from '../../../health/index.js';
-import { embedderProbe } from '../../../rag/index.js';
-import { positiveInteger } from '../arguments.js';
+import { embedderProbe, summaryProbe } from '../../../rag/index.js';
 import { dbPath, type GlobalOptions, printJson, printLine } from '../context.js';
-import { drainBacklogs, drainLines } from '../drain.js';
+import { type DrainLimitFlags, drainBacklogs, drainLines, withDrainLimitFlags } from '../drain.js';
+import { withDrainLease } from '../drain-lease.js';
 import { configuredEmbedder, configuredLlm } from '../providers.js';
 
 const collect = (value: string, list: string[] = []): string[] => [...list, value];
 
-// Per cycle, so a large backlog cannot hold back the next sync for long: 1,000 chunks take about
-// a minute with the in-process MiniLM (15 chunks/s here) and 16 requests to a server; 10
-// summaries about two minutes with the local SmolLM2 (~1,500-token prompts at 160-190 tokens/s).
-const MAX_CHUNKS_PER_CYCLE = 1000;
-const MAX_SUMMARIES_PER_CYCLE = 10;
-
-interface WatchCommandOptions {
+interface WatchCommandOptions extends DrainLimitFlags {
   source?: string[];
   inbox: string;
   interval: string;
   webhook?: string;
-  maxChunks: number;
-  maxSummaries: number;
 }
 
 export function registerWatch(program: Command, globals: () => GlobalOptions): void {
-  program
+  const command = program
     .command('watch')
     .description(
       're-sync sources on an interval, embed and summarise what waits, run the health checks, alert a webhook on fail and recovery',
@@ -43,62 +35,57 @@ export function registerWatch(program: Command, globals: () => GlobalOptions): v
     )
     .option('--inbox <name>', 'inbox for --source paths', process.env.MAILSIFT_INBOX ?? 'default')
     .option('--interval <duration>', 'time between cycles: 90s, 5m, 1h', '5m')
-    .option('--webhook <url>', 'POST JSON alerts here (or MAILSIFT_WEBHOOK)')
-    .option(
-      '--max-chunks <n>',
-      `chunks embedded per cycle (default ${MAX_CHUNKS_PER_CYCLE})`,
-      positiveInteger('--max-chunks'),
-      MAX_CHUNKS_PER_CYCLE,
-    )
-    .option(
-      '--max-summaries <n>',
-      `thread summaries written by the LLM per cycle (default ${MAX_SUMMARIES_PER_CYCLE})`,
-      positiveInteger('--max-summaries'),
-      MAX_SUMMARIES_PER_CYCLE,
-    )
-    .action(async (options: WatchCommandOptions) => {
-      const global = globals();
-      const intervalMs = parseDuration(options.interval, '--interval') * 1000;
-      const thresholds = loadHealthThresholds();
-      const url = options.webhook ?? process.env.MAILSIFT_WEBHOOK;
-      const log = (message: string) => process.stderr.write(`mailsift watch: ${message}\n`);
-      const webhook = url ? new WebhookSender(url, { onError: log }) : undefined;
-      const engine = Mailsift.open(dbPath(global));
-      const embedder = configuredEmbedder();
-      const llm = configuredLlm();
-      const limits = { maxChunks: options.maxChunks, maxSummaries: options.maxSummaries };
-      const watcher = startWatch(engine, {
-        ...(options.source
-          ? { plan: [{ inbox: options.inbox, paths: options.source.map((p) => resolve(p)) }] }
-          : {}),
-        thresholds,
-        ...(embedder ? { embedder: embedderProbe(engine, embedder) } : {}),
-        ...(embedder || llm
-          ? {
-              drain: () => drainBacklogs(engine, { embedder, llm }, limits),
-            }
-          : {}),
-        ...(webhook ? { webhook } : {}),
-        intervalMs,
-        onCycle: ({ report, alerts, syncErrors, drained, drainError }) => {
-          for (const e of syncErrors) log(`sync of inbox ${e.inbox} failed: ${e.error}`);
-          if (drainError) log(`embedding and summaries failed: ${drainError}`);
-          if (global.json)
-            // An embedder or LLM that failed is in `embedding.error` / `summaries.error`.
-            return printJson({ checkedAt: report.checkedAt, status: report.status, alerts, ...drained });
-          printLine(`${report.checkedAt} health ${report.status}`);
-          for (const line of drained ? drainLines(drained) : []) printLine(`  ${line}`);
-          for (const a of alerts)
-            printLine(`  ${a.event === 'fail' ? 'FAIL' : 'recovered'} ${a.key}: ${a.message}`);
-        },
-        onError: (error) => log(describeError(error)),
-      });
-      await new Promise<void>((done) => {
-        for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => done());
-      });
-      await watcher.stop();
-      await llm?.close?.();
-      webhook?.close();
-      engine.close();
+    .option('--webhook <url>', 'POST JSON alerts here (or MAILSIFT_WEBHOOK)');
+  withDrainLimitFlags(command, 'per cycle').action(async (options: WatchCommandOptions) => {
+    const global = globals();
+    const intervalMs = parseDuration(options.interval, '--interval') * 1000;
+    const thresholds = loadHealthThresholds();
+    const url = options.webhook ?? process.env.MAILSIFT_WEBHOOK;
+    const log = (message: string) => process.stderr.write(`mailsift watch: ${message}\n`);
+    const webhook = url ? new WebhookSender(url, { onError: log }) : undefined;
+    const engine = Mailsift.open(dbPath(global));
+    const embedder = configuredEmbedder();
+    const llm = configuredLlm();
+    const limits = { maxChunks: options.maxChunks, maxSummaries: options.maxSummaries };
+    const watcher = startWatch(engine, {
+      ...(options.source
+        ? { plan: [{ inbox: options.inbox, paths: options.source.map((p) => resolve(p)) }] }
+        : {}),
+      thresholds,
+      ...(embedder ? { embedder: embedderProbe(engine, embedder) } : {}),
+      ...(llm ? { summaries: summaryProbe(engine, llm) } : {}),
+      ...(embedder || llm
+        ? {
+            // A server draining the same archive holds the lease: this cycle leaves it the work.
+            drain: async () => {
+              const leased = await withDrainLease(engine.archive.db, () =>
+                drainBacklogs(engine, { embedder, llm }, limits),
+              );
+              return leased.ran ? leased.value : { busy: leased.holder };
+            },
+          }
+        : {}),
+      ...(webhook ? { webhook } : {}),
+      intervalMs,
+      onCycle: ({ report, alerts, syncErrors, drained, drainError }) => {
+        for (const e of syncErrors) log(`sync of inbox ${e.inbox} failed: ${e.error}`);
+        if (drainError) log(`embedding and summaries failed: ${drainError}`);
+        if (global.json)
+          // An embedder or LLM that failed is in `embedding.error` / `summaries.error`.
+          return printJson({ checkedAt: report.checkedAt, status: report.status, alerts, ...drained });
+        printLine(`${report.checkedAt} health ${report.status}`);
+        for (const line of drained ? drainLines(drained) : []) printLine(`  ${line}`);
+        for (const a of alerts)
+          printLine(`  ${a.event === 'fail' ? 'FAIL' : 'recovered'} ${a.key}: ${a.message}`);
+      },
+      onError: (error) => log(describeError(error)),
     });
+    await new Promise<void>((done) => {
+      for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => done());
+    });
+    await watcher.stop();
+    await llm?.close?.();
+    webhook?.close();
+    engine.close();
+  });
 }
