@@ -8,7 +8,7 @@ import type { EmbedderProbe } from '../health/index.js';
 import { sql } from '../store/index.js';
 import { unlessAborted } from './deadline.js';
 import type { Embedder } from './embedder.js';
-import { getRagMeta, setRagMeta } from './schema.js';
+import { getRagMeta, setRagMeta } from './meta.js';
 import { syncChunks } from './sync.js';
 import { prepareVectorTable, storeVectors, vectorModel } from './vectors.js';
 

@@ -4,7 +4,7 @@ import { openAiEmbedder } from './embedder.js';
 import { hashedEmbedding, LOOPBACK_DIMENSIONS, type Loopback, startLoopback } from './openai-loopback.js';
 import { ProviderError } from './provider-http.js';
 import { syncChunks } from './sync.js';
-import { openFixtureArchive } from './test-helpers.js';
+import { deleteThroughHooks, openFixtureArchive } from './test-helpers.js';
 import { knn, vectorModel } from './vectors.js';
 
 let server: Loopback;
@@ -118,10 +118,7 @@ describe('embedPending', () => {
     expect(count.n).toBe(total);
 
     // A deleted message's vectors go with it, in the store's transaction.
-    const rowid = engine.getMessage('budget-decision-0605@lagomaggiore-tessuti.example').rowid;
-    db.transaction(() => {
-      for (const hook of engine.archive.hooks) hook.onDelete?.(db, rowid);
-    })();
+    deleteThroughHooks(engine, 'budget-decision-0605@lagomaggiore-tessuti.example');
     const vectors = db.prepare('SELECT count(*) AS n FROM rag_vectors').get() as { n: number };
     const chunks = db.prepare('SELECT count(*) AS n FROM rag_chunks').get() as { n: number };
     expect(vectors.n).toBe(chunks.n);

@@ -49,6 +49,28 @@ describe('hybrid retrieval with the loopback embedder', () => {
     expect(down.messages.length).toBeGreaterThan(0);
   });
 
+  it('finds the same answer scoring details only within the threads summaries and keywords found', async () => {
+    const embedder = openAiEmbedder({ url: server.url, model: 'm' });
+    for (const mode of ['vector', 'hybrid'] as const) {
+      const question = 'who approved the forklift lease?';
+      const archive = await retrieve(engine, question, {
+        inbox: 'work',
+        embedder,
+        mode,
+        detailScan: 'archive',
+      });
+      const threads = await retrieve(engine, question, {
+        inbox: 'work',
+        embedder,
+        mode,
+        detailScan: 'threads',
+      });
+      expect(threads.mode).toBe(mode);
+      expect(threads.messages.length).toBeGreaterThan(0);
+      expect(threads.messages[0]).toEqual(archive.messages[0]);
+    }
+  });
+
   it('degrades to keyword results, never an error, when the embedder fails or has no vectors', async () => {
     server.faults.push('500', '500');
     const failing = openAiEmbedder({ url: server.url, model: 'm', maxRetries: 1, sleep: async () => {} });

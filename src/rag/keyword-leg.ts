@@ -204,9 +204,11 @@ function fusionWeights(
   const matched = new Map<number, number>();
   const named = new Set<number>();
   if (rowids.length === 0) return matched;
+  // `+rowid`: FTS5 evaluates the group once and SQLite keeps the hits' rows; a bare rowid IN
+  // makes FTS5 re-run it per hit (100k messages: ~9 ms a group instead of ~0.4 ms).
   const within = sql(
     db,
-    'SELECT rowid FROM keyword_index WHERE keyword_index MATCH @match AND rowid IN (SELECT value FROM json_each(@ids))',
+    'SELECT rowid FROM keyword_index WHERE keyword_index MATCH @match AND +rowid IN (SELECT value FROM json_each(@ids))',
   );
   const frequency = sql(db, 'SELECT count(*) AS n FROM keyword_index WHERE keyword_index MATCH @match');
   const total = (sql(db, 'SELECT count(*) AS n FROM keyword_docs').get() as { n: number }).n;

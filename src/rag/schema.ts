@@ -3,7 +3,8 @@
 
 import * as sqliteVec from 'sqlite-vec';
 import { MailsiftError } from '../core/errors.js';
-import { type Db, sql } from '../store/index.js';
+import type { Db } from '../store/index.js';
+import { upgradeVectorTable } from './vectors.js';
 
 const CREATE = `
   CREATE TABLE IF NOT EXISTS rag_chunks (
@@ -68,7 +69,8 @@ export function loadVectorExtension(db: Db): void {
 /**
  * Creates the RAG tables when missing. An archive that already holds messages when they are
  * first created gets every thread marked dirty, so the first sync chunks the whole archive;
- * one chunked before the summary backlog existed gets its summaries queued for the LLM.
+ * one chunked before the summary backlog existed gets its summaries queued for the LLM; a
+ * vector table of an older layout is rebuilt from its own vectors.
  */
 export function ensureRagTables(db: Db): void {
   loadVectorExtension(db);
@@ -84,14 +86,6 @@ export function ensureRagTables(db: Db): void {
       db.exec(
         "INSERT OR IGNORE INTO rag_summary_backlog (chunk_id) SELECT id FROM rag_chunks WHERE kind = 'summary'",
       );
+    upgradeVectorTable(db);
   })();
-}
-
-export function getRagMeta(db: Db, key: string): string | undefined {
-  return (sql(db, 'SELECT value FROM rag_meta WHERE key = ?').get(key) as { value: string } | undefined)
-    ?.value;
-}
-
-export function setRagMeta(db: Db, key: string, value: string): void {
-  sql(db, 'INSERT OR REPLACE INTO rag_meta (key, value) VALUES (?, ?)').run(key, value);
 }

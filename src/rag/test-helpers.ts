@@ -43,6 +43,15 @@ export function chunkRows(engine: Mailsift): ChunkRow[] {
 export const countRows = (engine: Mailsift, table: string): number =>
   (engine.archive.db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
 
+/** Deletes a message as the store does: every index hook, in one transaction. */
+export function deleteThroughHooks(engine: Mailsift, messageId: string): void {
+  const db = engine.archive.db;
+  const rowid = engine.getMessage(messageId).rowid;
+  db.transaction(() => {
+    for (const hook of engine.archive.hooks) hook.onDelete?.(db, rowid);
+  })();
+}
+
 /** The budget thread ingested into inbox work, and the paraphrase messages added to its folder for a sync to store: six threads then. */
 export async function openGrowingArchive(): Promise<FixtureArchive> {
   const archive = await openFixtureArchive('budget-thread');
