@@ -13,7 +13,7 @@ import { countRows, openGrowingArchive, useLoopback } from '../../rag/test-helpe
 import { type RunningServer, startServer } from '../http/index.js';
 import { type BackgroundDrainOptions, type DrainPass, startBackgroundDrain } from './background-drain.js';
 import type { DrainProviders } from './drain.js';
-import { withDrainLease } from './drain-lease.js';
+import { afterDrainLease, withDrainLease } from './drain-lease.js';
 
 const DECIDED = 'Anna Keller proposed three budget options; Marco Bianchi chose option B on 5 June.';
 const QUESTION = 'which budget option did Marco choose?';
@@ -228,6 +228,35 @@ describe('one drain at a time per archive', () => {
       ran: true,
       value: 'second',
     });
+    other.close();
+    engine.close();
+  });
+
+  it('makes mailsift embed wait for the pass another process holds, then run its own', async () => {
+    const engine = await pendingArchive();
+    const other = Engine.open(engine.archive.path);
+    const order: string[] = [];
+    let release = (): void => undefined;
+    const first = withDrainLease(engine.archive.db, async () => {
+      await new Promise<void>((done) => (release = done));
+      order.push('server pass');
+    });
+    const waited: string[] = [];
+    const second = afterDrainLease(
+      other.archive.db,
+      async () => {
+        order.push('embed');
+        return 'embedded';
+      },
+      (holder) => {
+        waited.push(holder);
+        release();
+      },
+    );
+    expect(await second).toBe('embedded');
+    await first;
+    expect(waited).toEqual([`${hostname()} pid ${process.pid}`]);
+    expect(order).toEqual(['server pass', 'embed']);
     other.close();
     engine.close();
   });

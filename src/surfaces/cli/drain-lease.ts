@@ -1,10 +1,11 @@
 // One drain of the embedding and summary backlogs at a time per archive, across processes
-// (serve workers, mcp, watch): a lease row held while a pass runs, renewed by a heartbeat and
+// (serve workers, mcp, watch, embed): a lease row held while a pass runs, renewed by a heartbeat and
 // taken over when its holder died. It lives in the scratch database: a commit to the archive
 // would make every other connection drop its page cache.
 
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { type Db, SCRATCH, sql } from '../../store/index.js';
 
 /** A lease not renewed for this long is free: its holder hangs or died on another host. */
@@ -86,5 +87,27 @@ export async function withDrainLease<T>(db: Db, pass: () => Promise<T>): Promise
   } finally {
     clearInterval(heartbeat);
     if (db.open) sql(db, `DELETE FROM ${SCRATCH}.drain_lease WHERE holder = ?`).run(me);
+  }
+}
+
+/** How often a caller that must drain (mailsift embed) looks whether the lease is free. */
+const WAIT_POLL_MS = 250;
+
+/**
+ * Runs `pass` holding the lease, waiting while another process holds it (a server's passes
+ * rest between them, so the wait ends at its next rest); `onWait` hears who, once.
+ */
+export async function afterDrainLease<T>(
+  db: Db,
+  pass: () => Promise<T>,
+  onWait: (holder: string) => void,
+): Promise<T> {
+  let told = false;
+  for (;;) {
+    const leased = await withDrainLease(db, pass);
+    if (leased.ran) return leased.value;
+    if (!told) onWait(leased.holder);
+    told = true;
+    await sleep(WAIT_POLL_MS);
   }
 }

@@ -43,13 +43,13 @@ export function withDrainLimitFlags(command: Command, per: string): Command {
   return command
     .option(
       '--max-chunks <n>',
-      `chunks embedded ${per} (default ${DRAIN_LIMITS.maxChunks})`,
+      `chunks embedded ${per}`,
       positiveInteger('--max-chunks'),
       DRAIN_LIMITS.maxChunks,
     )
     .option(
       '--max-summaries <n>',
-      `thread summaries written by the LLM ${per} (default ${DRAIN_LIMITS.maxSummaries})`,
+      `thread summaries written by the LLM ${per}`,
       positiveInteger('--max-summaries'),
       DRAIN_LIMITS.maxSummaries,
     );

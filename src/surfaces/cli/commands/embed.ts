@@ -7,6 +7,7 @@ import { MailsiftError } from '../../../core/errors.js';
 import { positiveInteger } from '../arguments.js';
 import { type GlobalOptions, printJson, printLine, withEngine } from '../context.js';
 import { drainBacklogs, drainLines } from '../drain.js';
+import { afterDrainLease } from '../drain-lease.js';
 import { configuredEmbedder, configuredLlm } from '../providers.js';
 
 export function registerEmbed(program: Command, globals: () => GlobalOptions): void {
@@ -28,10 +29,11 @@ export function registerEmbed(program: Command, globals: () => GlobalOptions): v
       const llm = configuredLlm();
       const drained = await withEngine(global, async (engine) => {
         try {
-          return await drainBacklogs(
-            engine,
-            { embedder, llm },
-            options.batch ? { batch: options.batch } : {},
+          return await afterDrainLease(
+            engine.archive.db,
+            () => drainBacklogs(engine, { embedder, llm }, options.batch ? { batch: options.batch } : {}),
+            (holder) =>
+              process.stderr.write(`mailsift embed: waiting for ${holder}, which is draining this archive\n`),
           );
         } finally {
           await llm?.close?.();
