@@ -183,6 +183,9 @@ describe('the background drain of a server', () => {
     expect(failing.summary_backlog?.message).toMatch(
       /^1 thread summary waiting for openai:summariser: 1 failing, retried with backoff; last error: llm at .* answered 500/,
     );
+    const metrics = await (await fetch(`${server.url}/metrics`)).text();
+    expect(metrics).toContain('mailsift_summary_backlog{inbox="work"} 1\n');
+    expect(metrics).toContain('mailsift_summaries_failing{inbox="work"} 1\n');
     // The clock passes the failed thread's backoff.
     engine.archive.db.exec('UPDATE rag_summary_backlog SET retry_at = 0');
     const retry = observedDrain(engine, providers, { intervalMs: 5 });

@@ -3,6 +3,7 @@
 // that the loop outlives, LLM summaries, the per-cycle bound, and the built `mailsift watch`.
 
 import { spawn } from 'node:child_process';
+import { hostname } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { CLI } from '../../../test/e2e/cli.js';
 import { MailsiftError } from '../../core/errors.js';
@@ -17,6 +18,7 @@ import {
 } from '../../rag/index.js';
 import { chunkRows, countRows, openGrowingArchive, useLoopback } from '../../rag/test-helpers.js';
 import { type DrainLimits, drainBacklogs } from './drain.js';
+import { withDrainLease } from './drain-lease.js';
 
 const DECIDED = 'Anna Keller proposed three budget options; Marco Bianchi chose option B on 5 June.';
 
@@ -63,6 +65,21 @@ function drainFor(
   return watchFor(engine, plan, cycles, {
     embedder: providers.embedder,
     drain: () => drainBacklogs(engine, providers, limits),
+  });
+}
+
+/** The first cycle's report `mailsift watch --json` prints, as one (indented) JSON document. */
+function firstCycle(stdout: NodeJS.ReadableStream): Promise<Record<string, unknown>> {
+  let text = '';
+  return new Promise((resolve) => {
+    stdout.on('data', (data: Buffer) => {
+      text += data.toString('utf8');
+      try {
+        resolve(JSON.parse(text));
+      } catch {
+        // not complete yet
+      }
+    });
   });
 }
 
@@ -157,6 +174,50 @@ describe('watch cycles drain the embedding and summary backlogs', () => {
     engine.close();
   });
 
+  it("mailsift watch (built CLI) leaves the drain to a process that holds the archive's lease", async () => {
+    const { engine, plan } = await growingArchive();
+    // This test process plays the server in the middle of a pass.
+    let release = (): void => undefined;
+    const held = withDrainLease(engine.archive.db, () => new Promise<void>((done) => (release = done)));
+    const child = spawn(
+      process.execPath,
+      [
+        CLI,
+        'watch',
+        '--source',
+        plan[0]?.paths[0] as string,
+        '--inbox',
+        'work',
+        '--interval',
+        '1h',
+        '--json',
+        '--db',
+        engine.archive.path,
+      ],
+      {
+        env: {
+          ...process.env,
+          MAILSIFT_EMBEDDER_KIND: 'openai',
+          MAILSIFT_EMBEDDER_URL: server().url,
+          MAILSIFT_EMBEDDER_MODEL: 'loopback-64',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    const cycle = await firstCycle(child.stdout);
+    const exit = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    child.kill('SIGTERM');
+    expect(await exit).toBe(0);
+    release();
+    await held;
+    expect(cycle).toMatchObject({ busy: `${hostname()} pid ${process.pid}` });
+    expect(cycle.embedding).toBeUndefined();
+    // The sync still ran; the chunks wait for the holder.
+    expect(count(engine, 'messages')).toBe(9);
+    expect(backlogSize(engine).pendingChunks + backlogSize(engine).threadsAwaitingChunks).toBeGreaterThan(0);
+    engine.close();
+  });
+
   it('mailsift watch (built CLI) prints the cycle with what it embedded and summarised, and stops on SIGTERM', async () => {
     const { engine, plan } = await growingArchive();
     const db = engine.archive.path;
@@ -190,18 +251,7 @@ describe('watch cycles drain the embedding and summary backlogs', () => {
         stdio: ['ignore', 'pipe', 'pipe'],
       },
     );
-    // The first cycle's report, printed as one (indented) JSON document.
-    let stdout = '';
-    const cycle = await new Promise<Record<string, unknown>>((resolve) => {
-      child.stdout.on('data', (data: Buffer) => {
-        stdout += data.toString('utf8');
-        try {
-          resolve(JSON.parse(stdout));
-        } catch {
-          // not complete yet
-        }
-      });
-    });
+    const cycle = await firstCycle(child.stdout);
     const exit = new Promise<number | null>((resolve) => child.on('exit', resolve));
     child.kill('SIGTERM');
     expect(await exit).toBe(0);
