@@ -83,3 +83,13 @@ export function useLoopback(): {
     llm: () => openAiChat({ url: running().url, model: 'summariser', maxRetries: 0 }),
   };
 }
+
+/** The MAILSIFT_* variables that configure a CLI process with the loopback server as embedder (and LLM). */
+export function loopbackEnv(url: string, { llm = true } = {}): NodeJS.ProcessEnv {
+  return {
+    MAILSIFT_EMBEDDER_KIND: 'openai',
+    MAILSIFT_EMBEDDER_URL: url,
+    MAILSIFT_EMBEDDER_MODEL: 'loopback-64',
+    ...(llm ? { MAILSIFT_LLM_KIND: 'openai', MAILSIFT_LLM_URL: url, MAILSIFT_LLM_MODEL: 'summariser' } : {}),
+  };
+}

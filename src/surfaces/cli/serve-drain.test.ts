@@ -10,7 +10,7 @@ import { CLI } from '../../../test/e2e/cli.js';
 import { Mailsift } from '../../engine.js';
 import { backlogSize, summaryBacklog } from '../../rag/index.js';
 import { type Loopback, startLoopback } from '../../rag/openai-loopback.js';
-import { openGrowingArchive } from '../../rag/test-helpers.js';
+import { loopbackEnv, openGrowingArchive } from '../../rag/test-helpers.js';
 
 const DECIDED = 'Anna Keller proposed three budget options; Marco Bianchi chose option B on 5 June.';
 
@@ -36,16 +36,7 @@ async function serve(db: string, loopback: Loopback, ...flags: string[]): Promis
     process.execPath,
     [CLI, 'serve', '--db', db, '--port', '0', '--no-auth', '--json', '--quiet', ...flags],
     {
-      env: {
-        ...process.env,
-        MAILSIFT_EMBEDDER_KIND: 'openai',
-        MAILSIFT_EMBEDDER_URL: loopback.url,
-        MAILSIFT_EMBEDDER_MODEL: 'loopback-64',
-        MAILSIFT_EMBEDDER_MAX_RETRIES: '0',
-        MAILSIFT_LLM_KIND: 'openai',
-        MAILSIFT_LLM_URL: loopback.url,
-        MAILSIFT_LLM_MODEL: 'summariser',
-      },
+      env: { ...process.env, ...loopbackEnv(loopback.url), MAILSIFT_EMBEDDER_MAX_RETRIES: '0' },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );

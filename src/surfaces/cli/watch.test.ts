@@ -16,7 +16,13 @@ import {
   embedderProbe,
   summaryBacklog,
 } from '../../rag/index.js';
-import { chunkRows, countRows, openGrowingArchive, useLoopback } from '../../rag/test-helpers.js';
+import {
+  chunkRows,
+  countRows,
+  loopbackEnv,
+  openGrowingArchive,
+  useLoopback,
+} from '../../rag/test-helpers.js';
 import { type DrainLimits, drainBacklogs } from './drain.js';
 import { withDrainLease } from './drain-lease.js';
 
@@ -66,6 +72,15 @@ function drainFor(
     embedder: providers.embedder,
     drain: () => drainBacklogs(engine, providers, limits),
   });
+}
+
+/** `mailsift watch` (built CLI) on one source into inbox work, cycling hourly, printing JSON. */
+function watchCli(source: string, db: string, env: NodeJS.ProcessEnv) {
+  return spawn(
+    process.execPath,
+    [CLI, 'watch', '--source', source, '--inbox', 'work', '--interval', '1h', '--json', '--db', db],
+    { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
 }
 
 /** The first cycle's report `mailsift watch --json` prints, as one (indented) JSON document. */
@@ -179,30 +194,10 @@ describe('watch cycles drain the embedding and summary backlogs', () => {
     // This test process plays the server in the middle of a pass.
     let release = (): void => undefined;
     const held = withDrainLease(engine.archive.db, () => new Promise<void>((done) => (release = done)));
-    const child = spawn(
-      process.execPath,
-      [
-        CLI,
-        'watch',
-        '--source',
-        plan[0]?.paths[0] as string,
-        '--inbox',
-        'work',
-        '--interval',
-        '1h',
-        '--json',
-        '--db',
-        engine.archive.path,
-      ],
-      {
-        env: {
-          ...process.env,
-          MAILSIFT_EMBEDDER_KIND: 'openai',
-          MAILSIFT_EMBEDDER_URL: server().url,
-          MAILSIFT_EMBEDDER_MODEL: 'loopback-64',
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
+    const child = watchCli(
+      plan[0]?.paths[0] as string,
+      engine.archive.path,
+      loopbackEnv(server().url, { llm: false }),
     );
     const cycle = await firstCycle(child.stdout);
     const exit = new Promise<number | null>((resolve) => child.on('exit', resolve));
@@ -223,34 +218,7 @@ describe('watch cycles drain the embedding and summary backlogs', () => {
     const db = engine.archive.path;
     engine.close();
     server().chat = () => DECIDED;
-    const child = spawn(
-      process.execPath,
-      [
-        CLI,
-        'watch',
-        '--source',
-        plan[0]?.paths[0] as string,
-        '--inbox',
-        'work',
-        '--interval',
-        '1h',
-        '--json',
-        '--db',
-        db,
-      ],
-      {
-        env: {
-          ...process.env,
-          MAILSIFT_EMBEDDER_KIND: 'openai',
-          MAILSIFT_EMBEDDER_URL: server().url,
-          MAILSIFT_EMBEDDER_MODEL: 'loopback-64',
-          MAILSIFT_LLM_KIND: 'openai',
-          MAILSIFT_LLM_URL: server().url,
-          MAILSIFT_LLM_MODEL: 'summariser',
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
+    const child = watchCli(plan[0]?.paths[0] as string, db, loopbackEnv(server().url));
     const cycle = await firstCycle(child.stdout);
     const exit = new Promise<number | null>((resolve) => child.on('exit', resolve));
     child.kill('SIGTERM');
