@@ -114,8 +114,8 @@ export function startBackgroundDrain(
   const { intervalMs, onPass, ...limits } = options;
   const pass = async (): Promise<Omit<DrainPass, 'nextInMs'>> => {
     const idle = { chunked: { threads: 0, remaining: 0 }, drained: {} };
-    if (!workWaits(engine, providers)) return idle;
     try {
+      if (!workWaits(engine, providers)) return idle;
       const leased = await withDrainLease(engine.archive.db, async () => {
         const chunked = await chunkInSlices(engine, providers.embedder?.tokenizer, signal);
         if (chunked.remaining > 0 || signal.aborted) return { chunked, drained: {} };
