@@ -129,9 +129,16 @@ export interface BodyAnalysis {
   readonly bulk: boolean;
 }
 
-export function analyseBody(message: Omit<IndexableMessage, 'attachments'>): BodyAnalysis {
+/**
+ * `known`, when given, is the language detection gave this message before (its text fields
+ * never change once stored): detecting it again cost as much as the rest of the analysis.
+ */
+export function analyseBody(
+  message: Omit<IndexableMessage, 'attachments'>,
+  known?: Language | null,
+): BodyAnalysis {
   const texts = fieldTexts({ ...message, attachments: [] });
-  const language = messageLanguage(texts);
+  const language = known === undefined ? messageLanguage(texts) : known;
   const ident = identifierAnalyzer();
   const analyzer = textAnalyzer(language);
   // The `text` highlight field shows both; the index weighs a forwarded copy below the
@@ -211,8 +218,8 @@ export function completeDocument(
   };
 }
 
-export function analyseDocument(message: IndexableMessage): IndexedDocument {
-  return completeDocument(analyseBody(message), message.attachments);
+export function analyseDocument(message: IndexableMessage, known?: Language | null): IndexedDocument {
+  return completeDocument(analyseBody(message, known), message.attachments);
 }
 
 function fuzzyWords(tokens: readonly Token[]): string[] {

@@ -1,6 +1,7 @@
 // Keeps the keyword index in step with the store: the hook runs inside the store's write
 // transaction, so an indexed row and its message commit (or roll back) together.
 
+import { isLanguage, type Language } from '../analysis/index.js';
 import {
   type Db,
   type IndexHook,
@@ -71,13 +72,17 @@ export function indexMessages(db: Db, rowids: readonly number[]): void {
 }
 
 function stageMessage(db: Db, rowid: number, prepared?: PreparedMessage): void {
-  const row = sql(db, 'SELECT inbox_id, date, thread_id FROM messages WHERE id = ?').get(rowid) as
-    | { inbox_id: number; date: number; thread_id: string }
+  const row = sql(
+    db,
+    `SELECT m.inbox_id, m.date, m.thread_id, d.rowid AS indexed, d.language
+     FROM messages m LEFT JOIN keyword_docs d ON d.rowid = m.id WHERE m.id = ?`,
+  ).get(rowid) as
+    | { inbox_id: number; date: number; thread_id: string; indexed: number | null; language: string | null }
     | undefined;
   if (!row) return;
   const doc =
     (prepared && preparedDocument(db, prepared)) ??
-    analyseDocument(loadMessage(db, rowid) as IndexableMessage);
+    analyseDocument(loadMessage(db, rowid) as IndexableMessage, indexedLanguage(row));
   // A prepared message is one the store has just inserted: there is nothing to replace.
   if (!prepared) unindexMessage(db, rowid);
   deferredRows(db).set(
@@ -116,6 +121,21 @@ function stageMessage(db: Db, rowid: number, prepared?: PreparedMessage): void {
     known.languages.add(doc.language);
   }
   rememberWords(db, known, doc.words);
+}
+
+/**
+ * The language a message already indexed was detected in, which re-indexing it (its
+ * attachments' text extracted) keeps: the store never changes a stored message's text
+ * fields, and `reindex` empties keyword_docs first, so the row is this analysis's own.
+ * Undefined when the message is not indexed yet: detect it.
+ */
+function indexedLanguage(row: {
+  indexed: number | null;
+  language: string | null;
+}): Language | null | undefined {
+  if (row.indexed === null) return undefined;
+  if (row.language === null) return null;
+  return isLanguage(row.language) ? row.language : undefined;
 }
 
 /**

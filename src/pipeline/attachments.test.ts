@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/temp.js';
 import { makeEncryptedPdf, makePdf } from '../attachments/fixtures.js';
 import { Mailsift } from '../engine.js';
+import { checkIndex } from '../index/index.js';
 import { pendingExtractions } from '../store/index.js';
 import { extractPending } from './extract-pending.js';
 
@@ -16,7 +17,13 @@ afterEach(() => {
 });
 
 /** A multipart/mixed message from an accounting system, carrying one base64 attachment. */
-function messageWithAttachment(n: number, filename: string, contentType: string, content: Buffer): string {
+function messageWithAttachment(
+  n: number,
+  filename: string,
+  contentType: string,
+  content: Buffer,
+  text = `Please find statement ${n} attached.`,
+): string {
   const body = content.toString('base64').replace(/.{76}/g, '$&\r\n');
   return [
     `Message-ID: <statement-${n}@erp.nordwind-logistik.de>`,
@@ -30,7 +37,7 @@ function messageWithAttachment(n: number, filename: string, contentType: string,
     '--=_nw_b0undary',
     'Content-Type: text/plain; charset=utf-8',
     '',
-    `Please find statement ${n} attached.`,
+    text,
     '',
     '--=_nw_b0undary',
     `Content-Type: ${contentType}; name="${filename}"`,
@@ -101,6 +108,42 @@ describe('attachments through ingest', () => {
     expect(segments.reduce((a, b) => a + b, 0)).toBe(12);
     const found = engine.searchMessages({ q: 'racking bay', limit: 50 }).messages.map((m) => m.messageId);
     expect(found).toHaveLength(12);
+  });
+
+  it('re-indexes a carrier in the language its own text was detected in, as a fresh analysis would', async () => {
+    const dir = tempDir('mailsift-attach-');
+    // A German cover note with an English schedule: the drain keeps the note's language
+    // (read back from the index, not detected again), and the whole document is what
+    // analysing the message from scratch gives (the deep check compares checksums).
+    const schedule = await makePdf([
+      ['Delivery schedule', 'Deliveries are confirmed within ten working days of the order.'],
+    ]);
+    const note = [
+      'Guten Tag Frau Berger,',
+      'anbei der Lieferplan für die Bestellungen im Oktober. Die bestätigten Lieferungen',
+      'werden wie vereinbart mit der nächsten Sendung nach Hamburg gebracht.',
+      'Mit freundlichen Grüßen',
+    ].join('\r\n');
+    writeFileSync(
+      join(dir, 'plan.eml'),
+      messageWithAttachment(5, 'lieferplan.pdf', 'application/pdf', schedule, note),
+    );
+    const engine = Mailsift.open(':memory:');
+    opened.push(engine);
+    await engine.ingest([dir], { workers: 0, extractAttachments: false });
+    const db = engine.archive.db;
+    const language = () => db.prepare('SELECT language FROM keyword_docs').pluck().all();
+    expect(language()).toEqual(['de']);
+
+    await extractPending(engine.archive, { workers: 0 });
+    expect(language()).toEqual(['de']);
+    expect(
+      engine.getMessage('statement-5@erp.nordwind-logistik.de').attachments[0]?.extraction?.language,
+    ).toBe('en');
+    expect(checkIndex(db, { deep: true })).toEqual({ ok: true, problems: [] });
+    // Stemmed in German: the note's "Lieferungen" is found by "Lieferung".
+    expect(engine.searchMessages({ q: 'Lieferung' }).messages).toHaveLength(1);
+    expect(engine.searchMessages({ q: 'working days' }).messages).toHaveLength(1);
   });
 
   it('records an encrypted PDF as skipped with its reason, and the message is still stored', async () => {
