@@ -28,6 +28,12 @@ const CHUNK_SLICE = 4;
  * step would chunk what is left at once, holding the event loop).
  */
 const CHUNK_BUDGET_MS = 1000;
+/**
+ * Chunks per embedder call. An in-process model runs one batch at a time, so a request's
+ * question waits behind the batch in flight: 8 chunks keep that under a second with MiniLM on
+ * a busy 2-core machine (64 took seconds); a remote embedder only gets more, smaller requests.
+ */
+const EMBED_BATCH = 8;
 /** Shortest rest between passes while work remains. */
 const MIN_REST_MS = 250;
 /** Longest wait before retrying a failing embedder. */
@@ -111,7 +117,8 @@ export function startBackgroundDrain(
 ): BackgroundDrain {
   const abort = new AbortController();
   const { signal } = abort;
-  const { intervalMs, onPass, ...limits } = options;
+  const { intervalMs, onPass, ...rest } = options;
+  const limits = { batch: EMBED_BATCH, ...rest };
   const pass = async (): Promise<Omit<DrainPass, 'nextInMs'>> => {
     const idle = { chunked: { threads: 0, remaining: 0 }, drained: {} };
     try {
