@@ -196,6 +196,33 @@ describe('the background drain of a server', () => {
     await server.close();
   });
 
+  it('waits for a quiet moment of the server it runs in before each embedder call', async () => {
+    const engine = await pendingArchive();
+    const embeddings = () => loopback().requests.filter((r) => r.path === '/v1/embeddings').length;
+    const before = embeddings();
+    let quiet = false;
+    let asked = 0;
+    let sentWhileBusy = -1;
+    const requests = {
+      quietFor: () => {
+        asked++;
+        if (asked === 3) sentWhileBusy = embeddings() - before;
+        return quiet;
+      },
+    };
+    const drain = observedDrain(engine, { embedder: embedder() }, { intervalMs: 5, requests });
+    while (asked < 3) await new Promise((resolve) => setTimeout(resolve, 5));
+    // Chunked, then held back while requests kept coming.
+    expect(sentWhileBusy).toBe(0);
+    expect(backlogSize(engine).pendingChunks).toBe(count(engine, 'rag_chunks'));
+    quiet = true;
+    await drain.next((p) => p.drained.embedding?.remaining === 0);
+    await drain.stop();
+    expect(embeddings() - before).toBeGreaterThan(0);
+    expect(count(engine, 'rag_vectors')).toBe(count(engine, 'rag_chunks'));
+    engine.close();
+  });
+
   it('stops in the middle of a pass: the call in flight is dropped, the backlog keeps its chunks', async () => {
     const engine = await pendingArchive();
     loopback().faults.push('hang');

@@ -34,14 +34,28 @@ const CHUNK_BUDGET_MS = 1000;
  * a busy 2-core machine (64 took seconds); a remote embedder only gets more, smaller requests.
  */
 const EMBED_BATCH = 8;
+/**
+ * Before each provider call the drain waits until no request has been served for QUIET_MS, but
+ * at most MAX_YIELD_MS, so a server that is never quiet still drains (one call per ~2 s).
+ */
+const QUIET_MS = 1000;
+const MAX_YIELD_MS = 3000;
+const QUIET_POLL_MS = 20;
 /** Shortest rest between passes while work remains. */
 const MIN_REST_MS = 250;
 /** Longest wait before retrying a failing embedder. */
 const MAX_BACKOFF_MS = 30 * 60_000;
 
+/** The requests of the server the drain runs in (see RequestActivity). */
+export interface Requests {
+  quietFor(ms: number): boolean;
+}
+
 export interface BackgroundDrainOptions extends DrainLimits {
   /** Rest between passes when nothing waits, and the first retry after a failure (then doubling). */
   readonly intervalMs: number;
+  /** Yield to these requests before each embedder or LLM call. */
+  readonly requests?: Requests;
   /** Each pass that did or tried something, with the wait before the next. */
   readonly onPass?: (pass: DrainPass) => void;
 }
@@ -96,6 +110,42 @@ async function chunkInSlices(
   return { threads, remaining };
 }
 
+/** Waits for a quiet moment of `requests`, at most MAX_YIELD_MS. */
+async function quietMoment(requests: Requests, signal: AbortSignal | undefined): Promise<void> {
+  const until = performance.now() + MAX_YIELD_MS;
+  while (!requests.quietFor(QUIET_MS) && performance.now() < until && !signal?.aborted)
+    await sleep(QUIET_POLL_MS, undefined, { signal }).catch(() => undefined);
+}
+
+/** The providers, each call made at a quiet moment; the embedder keeps its id and tokenizer (vectors depend on them). */
+function yieldingTo(requests: Requests, { embedder, llm }: DrainProviders): DrainProviders {
+  return {
+    ...(embedder
+      ? {
+          embedder: {
+            id: embedder.id,
+            ...(embedder.tokenizer ? { tokenizer: embedder.tokenizer } : {}),
+            embed: async (texts, purpose, signal) => {
+              await quietMoment(requests, signal);
+              return embedder.embed(texts, purpose, signal);
+            },
+          },
+        }
+      : {}),
+    ...(llm
+      ? {
+          llm: {
+            id: llm.id,
+            complete: async (messages, signal) => {
+              await quietMoment(requests, signal);
+              return llm.complete(messages, signal);
+            },
+          },
+        }
+      : {}),
+  };
+}
+
 /** Did the pass stop at a limit with more waiting (as opposed to emptying what was due)? */
 function stoppedAtLimit({ embedding, summaries }: BacklogDrain, limits: DrainLimits): boolean {
   if (embedding && !embedding.error && embedding.remaining > 0) return true;
@@ -117,8 +167,9 @@ export function startBackgroundDrain(
 ): BackgroundDrain {
   const abort = new AbortController();
   const { signal } = abort;
-  const { intervalMs, onPass, ...rest } = options;
+  const { intervalMs, onPass, requests, ...rest } = options;
   const limits = { batch: EMBED_BATCH, ...rest };
+  const calls = requests ? yieldingTo(requests, providers) : providers;
   const pass = async (): Promise<Omit<DrainPass, 'nextInMs'>> => {
     const idle = { chunked: { threads: 0, remaining: 0 }, drained: {} };
     try {
@@ -126,7 +177,7 @@ export function startBackgroundDrain(
       const leased = await withDrainLease(engine.archive.db, async () => {
         const chunked = await chunkInSlices(engine, providers.embedder?.tokenizer, signal);
         if (chunked.remaining > 0 || signal.aborted) return { chunked, drained: {} };
-        return { chunked, drained: await drainBacklogs(engine, providers, { ...limits, signal }) };
+        return { chunked, drained: await drainBacklogs(engine, calls, { ...limits, signal }) };
       });
       if (!leased.ran) return { ...idle, drained: { busy: leased.holder } };
       const error = leased.value.drained.embedding?.error;
@@ -194,10 +245,12 @@ export function startConfiguredDrain(
   providers: DrainProviders,
   flags: BackgroundDrainFlags,
   log: (line: Record<string, string | number | null>) => void,
+  requests?: Requests,
 ): BackgroundDrain | undefined {
   if (!flags.drain || (!providers.embedder && !providers.llm)) return undefined;
   return startBackgroundDrain(engine, providers, {
     intervalMs: flags.drainInterval,
+    ...(requests ? { requests } : {}),
     maxChunks: flags.maxChunks,
     maxSummaries: flags.maxSummaries,
     onPass: ({ chunked, drained: { embedding, summaries }, error, nextInMs }) =>

@@ -20,6 +20,7 @@ import {
   worst,
 } from '../../health/index.js';
 import { messageJson } from '../cli/format.js';
+import type { RequestActivity } from './activity.js';
 import { MailApi } from './api.js';
 import { openApiDocument } from './openapi.js';
 import { queryParams } from './query.js';
@@ -56,6 +57,8 @@ export interface AppOptions {
   readonly log?: (line: LogLine) => void;
   /** The user's embedder and LLM for retrieve and ask; absent: keyword-only, extractive. */
   readonly providers?: RagProviders;
+  /** Counts the requests in flight, for background work that yields to them. */
+  readonly activity?: RequestActivity;
   /** Thresholds (default DEFAULT_THRESHOLDS) and the backlog probes behind /v1/health and /metrics. */
   readonly health?: {
     readonly thresholds?: HealthThresholds;
@@ -134,7 +137,12 @@ export function createApp(options: AppOptions): Hono<Env> {
 
   app.use(async (c, next) => {
     const started = performance.now();
-    await next();
+    options.activity?.begin();
+    try {
+      await next();
+    } finally {
+      options.activity?.end();
+    }
     // Label by route pattern, not path: one series per endpoint, whatever the ids. The
     // endpoint is the first handler from the one that answered (a 401 answers in middleware).
     const route =

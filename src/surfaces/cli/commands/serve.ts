@@ -8,7 +8,7 @@ import { Mailsift } from '../../../engine.js';
 import { loadHealthThresholds } from '../../../health/index.js';
 import { embedderProbe, summaryProbe } from '../../../rag/index.js';
 import { keepDecodedHits, shareRankedHeads, startRankThread, warmUpSearch } from '../../../search/index.js';
-import { checkAuthHost, type RunningServer, startServer } from '../../http/index.js';
+import { checkAuthHost, RequestActivity, type RunningServer, startServer } from '../../http/index.js';
 import { handleMcpHttp } from '../../mcp/index.js';
 import { nonNegativeInteger, positiveInteger } from '../arguments.js';
 import {
@@ -108,7 +108,10 @@ async function serveHere(path: string, options: ServeOptions): Promise<RunningSe
     // One process ranks a broad query's segments on two cores; several already use them.
     if (options.workers === 1) await startRankThread(engine.archive.db);
     warmUpSearch(engine.archive.db);
+    // The background drain yields to the requests this server answers.
+    const activity = new RequestActivity();
     const running = await startServer(engine, {
+      activity,
       health: {
         thresholds: loadHealthThresholds(),
         ...(providers.embedder ? { embedder: embedderProbe(engine, providers.embedder) } : {}),
@@ -121,8 +124,12 @@ async function serveHere(path: string, options: ServeOptions): Promise<RunningSe
       mcp: handleMcpHttp,
       ...(options.quiet ? {} : { log: (line) => logLine({ ...line, pid: process.pid }) }),
     });
-    const drain = startConfiguredDrain(engine, providers, options, (line) =>
-      logLine({ ...line, pid: process.pid }),
+    const drain = startConfiguredDrain(
+      engine,
+      providers,
+      options,
+      (line) => logLine({ ...line, pid: process.pid }),
+      activity,
     );
     return {
       ...running,
