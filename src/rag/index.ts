@@ -33,6 +33,7 @@ export {
   resolveGguf,
 } from './local-chat.js';
 export { defaultModelDir, type OnnxEmbedderOptions, onnxEmbedder } from './onnx-embedder.js';
+export { type CallWrapper, type Providers, wrapProviderCalls } from './provider-calls.js';
 export { type EndpointOptions, ProviderError } from './provider-http.js';
 export {
   MAX_QUESTION_CHARS,

@@ -7,7 +7,7 @@ import { type Command, Option } from 'commander';
 import { describeError } from '../../core/errors.js';
 import type { Mailsift } from '../../engine.js';
 import { type BacklogDrain, parseDuration } from '../../health/index.js';
-import { syncChunks, type TokenCounter } from '../../rag/index.js';
+import { syncChunks, type TokenCounter, wrapProviderCalls } from '../../rag/index.js';
 import { sql } from '../../store/index.js';
 import {
   type DrainLimitFlags,
@@ -117,35 +117,6 @@ async function quietMoment(requests: Requests, signal: AbortSignal | undefined):
     await sleep(QUIET_POLL_MS, undefined, { signal }).catch(() => undefined);
 }
 
-/** The providers, each call made at a quiet moment; the embedder keeps its id and tokenizer (vectors depend on them). */
-function yieldingTo(requests: Requests, { embedder, llm }: DrainProviders): DrainProviders {
-  return {
-    ...(embedder
-      ? {
-          embedder: {
-            id: embedder.id,
-            ...(embedder.tokenizer ? { tokenizer: embedder.tokenizer } : {}),
-            embed: async (texts, purpose, signal) => {
-              await quietMoment(requests, signal);
-              return embedder.embed(texts, purpose, signal);
-            },
-          },
-        }
-      : {}),
-    ...(llm
-      ? {
-          llm: {
-            id: llm.id,
-            complete: async (messages, signal) => {
-              await quietMoment(requests, signal);
-              return llm.complete(messages, signal);
-            },
-          },
-        }
-      : {}),
-  };
-}
-
 /** Did the pass stop at a limit with more waiting (as opposed to emptying what was due)? */
 function stoppedAtLimit({ embedding, summaries }: BacklogDrain, limits: DrainLimits): boolean {
   if (embedding && !embedding.error && embedding.remaining > 0) return true;
@@ -169,7 +140,13 @@ export function startBackgroundDrain(
   const { signal } = abort;
   const { intervalMs, onPass, requests, ...rest } = options;
   const limits = { batch: EMBED_BATCH, ...rest };
-  const calls = requests ? yieldingTo(requests, providers) : providers;
+  // Each provider call waits for a quiet moment of the server's requests.
+  const calls = requests
+    ? wrapProviderCalls(providers, async (call, _what, callSignal) => {
+        await quietMoment(requests, callSignal);
+        return call();
+      })
+    : providers;
   const pass = async (): Promise<Omit<DrainPass, 'nextInMs'>> => {
     const idle = { chunked: { threads: 0, remaining: 0 }, drained: {} };
     try {

@@ -2,7 +2,7 @@
 // so a provider that hangs degrades the reply (keyword-only retrieval, extractive answer)
 // instead of holding the request open through the provider's own timeouts and retries.
 
-import { type ChatModel, type Embedder, withinDeadline } from '../../rag/index.js';
+import { type ChatModel, type Embedder, withinDeadline, wrapProviderCalls } from '../../rag/index.js';
 
 export interface ProviderDeadlines {
   /** Embedding one question: a local model answers in milliseconds, a remote one in a second. */
@@ -27,24 +27,7 @@ export function boundedProviders(providers: RagProviders): {
   llm?: ChatModel;
 } {
   const deadlines = { ...PROVIDER_DEADLINES, ...providers.deadlines };
-  const { embedder, llm } = providers;
-  return {
-    ...(embedder
-      ? {
-          embedder: {
-            id: embedder.id,
-            ...(embedder.tokenizer ? { tokenizer: embedder.tokenizer } : {}),
-            embed: (texts) => withinDeadline(embedder.embed(texts), deadlines.embedMs, 'the embedder'),
-          },
-        }
-      : {}),
-    ...(llm
-      ? {
-          llm: {
-            id: llm.id,
-            complete: (messages) => withinDeadline(llm.complete(messages), deadlines.llmMs, 'the llm'),
-          },
-        }
-      : {}),
-  };
+  return wrapProviderCalls(providers, (call, what) =>
+    withinDeadline(call(), what === 'the embedder' ? deadlines.embedMs : deadlines.llmMs, what),
+  );
 }
