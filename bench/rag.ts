@@ -23,8 +23,9 @@ import {
   type FetchableModel,
   onnxEmbedder,
 } from '../src/rag/onnx-embedder.js';
-import { type DetailScan, type RetrievalMode, retrieve } from '../src/rag/retrieve.js';
+import { type RetrievalMode, retrieve } from '../src/rag/retrieve.js';
 import { syncChunks } from '../src/rag/sync.js';
+import type { DetailScan } from '../src/rag/vector-leg.js';
 import { vectorModel } from '../src/rag/vectors.js';
 import { mb, numberArg, percentile, readyIndex } from './measure.js';
 import { QUESTION_NOW, storyRecords, storyThreads, writeRagMaildir } from './rag-corpus.js';

@@ -56,4 +56,5 @@ export {
 export { extractiveSummary } from './summary.js';
 export { ragIndexHook, type SyncReport, syncChunks } from './sync.js';
 export { approximateTokens, splitText, type TokenCounter } from './tokens.js';
+export type { DetailScan } from './vector-leg.js';
 export { vectorModel } from './vectors.js';

@@ -5,36 +5,27 @@
 
 import { describeError, MailsiftError } from '../core/errors.js';
 import type { Mailsift } from '../engine.js';
-import { BULK_FACTOR } from '../search/index.js';
 import { type Db, inboxByName, sql } from '../store/index.js';
 import type { ChunkKind, ChunkMeta } from './chunk.js';
 import type { Embedder } from './embedder.js';
 import { extractFilters, type QuestionFilters } from './filters.js';
 import { crowded, fuse, keywordThreads, mergeLeg, splitKey, threadKey } from './fusion.js';
-import { filterSql, keywordLeg } from './keyword-leg.js';
+import { keywordLeg } from './keyword-leg.js';
 import { syncChunks } from './sync.js';
-import { distances, knn, vectorModel } from './vectors.js';
+import {
+  type DetailScan,
+  defaultDetailScan,
+  NO_VECTORS,
+  startEmbedding,
+  vectorLeg,
+  withinThreads,
+} from './vector-leg.js';
+import { vectorModel } from './vectors.js';
 
 /** Longest question accepted: a question, not a document (50 KB pasted mail is refused). */
 export const MAX_QUESTION_CHARS = 2000;
 
 export type RetrievalMode = 'hybrid' | 'keyword' | 'vector';
-
-/**
- * How the vector leg finds details and attachments: 'archive' scans all of them (brute force,
- * ~0.35 µs a vector: 20 ms at 60k, 180 ms at 500k); 'threads' scores only the chunks of the
- * threads its summaries and the keyword leg found best, by rowid.
- */
-export type DetailScan = 'archive' | 'threads';
-
-/** Summaries the summary-first step keeps. */
-const SUMMARY_K = 50;
-/** Nearest details and attachments an archive-wide scan keeps. */
-const DETAIL_K = 200;
-/** The keyword leg's best threads whose details the vector leg scores too, under 'threads'. */
-const KEYWORD_THREADS = 20;
-/** Chunks (by the largest chunk id, an O(1) upper bound of their count) up to which 'archive' is the default. */
-const ARCHIVE_WIDE_CHUNKS = 60_000;
 
 export interface RetrieveOptions {
   readonly inbox?: string;
@@ -112,128 +103,6 @@ function validate(question: string): string {
   return trimmed;
 }
 
-/** Messages (by rowid) that may be shown under the filters: trusted, not excluded. */
-function allowed(db: Db, rowids: readonly number[], filters: QuestionFilters): Set<number> {
-  if (rowids.length === 0) return new Set();
-  const { where, binds } = filterSql(filters);
-  const rows = sql(
-    db,
-    `SELECT d.rowid AS rowid FROM keyword_docs d WHERE d.rowid IN (SELECT value FROM json_each(@ids))
-     AND d.untrusted = 0 AND d.excluded = 0 ${where}`,
-  ).all({ ids: JSON.stringify(rowids), ...binds }) as Array<{ rowid: number }>;
-  return new Set(rows.map((r) => r.rowid));
-}
-
-interface VectorChunk {
-  readonly id: number;
-  readonly threadKey: string;
-  readonly rowids: number[];
-  readonly similarity: number;
-}
-
-interface VectorLeg {
-  /** Thread keys by summary similarity. */
-  readonly threads: string[];
-  /** Details and attachments, closest first, with their message rowids. */
-  readonly chunks: VectorChunk[];
-  readonly embedding: Float32Array | null;
-}
-
-const NO_VECTORS: VectorLeg = { threads: [], chunks: [], embedding: null };
-
-/**
- * Chunks with their threads and messages, closest first; bulk mail (lists, newsletters,
- * notifications) at the keyword leg's discount: it is near every topic and rarely what a
- * question is after. Only messages the filters allow.
- */
-function resolveHits(
-  db: Db,
-  hits: ReadonlyArray<{ chunkId: number; distance: number }>,
-  filters: QuestionFilters,
-): VectorChunk[] {
-  const rowsOf = sql(
-    db,
-    `SELECT l.message_rowid AS rowid, m.list_id IS NOT NULL AS bulk FROM rag_chunk_messages l
-     JOIN messages m ON m.id = l.message_rowid WHERE l.chunk_id = ?`,
-  );
-  const chunkOf = sql(db, 'SELECT inbox_id AS inboxId, thread_id AS threadId FROM rag_chunks WHERE id = ?');
-  const resolved = hits.flatMap((h) => {
-    const c = chunkOf.get(h.chunkId) as { inboxId: number; threadId: string } | undefined;
-    if (!c) return [];
-    const rows = rowsOf.all(h.chunkId) as Array<{ rowid: number; bulk: number }>;
-    const similarity = (1 - h.distance) * (rows.every((r) => r.bulk) ? BULK_FACTOR : 1);
-    const rowids = rows.map((r) => r.rowid);
-    return [{ id: h.chunkId, threadKey: threadKey(c.inboxId, c.threadId), rowids, similarity }];
-  });
-  const ok = allowed(db, [...new Set(resolved.flatMap((c) => c.rowids))], filters);
-  return resolved.filter((c) => c.rowids.some((r) => ok.has(r))).sort((a, b) => b.similarity - a.similarity);
-}
-
-async function vectorLeg(
-  db: Db,
-  embedder: Embedder,
-  question: string,
-  inboxIds: readonly number[],
-  filters: QuestionFilters,
-  scan: DetailScan,
-  keywordKeys: readonly string[],
-): Promise<VectorLeg> {
-  const [embedding] = await embedder.embed([question], 'query');
-  if (!embedding) throw new Error('the embedder returned no vector for the question');
-  const nearest = (kinds: ChunkKind[], k: number) =>
-    inboxIds.flatMap((inboxId) =>
-      knn(db, embedding, {
-        inboxId,
-        kinds,
-        k,
-        after: filters.after,
-        before: filters.before,
-        hasAttachment: filters.hasAttachment,
-      }),
-    );
-  const summaries = resolveHits(db, nearest(['summary'], SUMMARY_K), filters);
-  const threads = summaries.map((c) => c.threadKey);
-  const details =
-    scan === 'archive'
-      ? nearest(['detail', 'attachment'], DETAIL_K)
-      : distances(
-          db,
-          embedding,
-          chunksOf(db, [...new Set([...threads, ...keywordKeys.slice(0, KEYWORD_THREADS)])]),
-        );
-  return { threads, chunks: resolveHits(db, details, filters), embedding };
-}
-
-/** The searchable (non-summary) chunks of these threads. */
-function chunksOf(db: Db, keys: readonly string[]): number[] {
-  const ofThread = sql(
-    db,
-    "SELECT id FROM rag_chunks WHERE inbox_id = ? AND thread_id = ? AND kind <> 'summary'",
-  );
-  return keys.flatMap((key) => {
-    const { inboxId, threadId } = splitKey(key);
-    return (ofThread.all(inboxId, threadId) as Array<{ id: number }>).map((r) => r.id);
-  });
-}
-
-/**
- * The hierarchical step: every searchable chunk of the top threads, scored against the
- * question and merged into the leg's list, so a thread found by its summary ranks its own
- * messages even when none of them is among the archive-wide nearest.
- */
-function withinThreads(
-  db: Db,
-  leg: VectorLeg,
-  keys: readonly string[],
-  filters: QuestionFilters,
-): VectorChunk[] {
-  if (leg.embedding === null) return leg.chunks;
-  const have = new Set(leg.chunks.map((c) => c.id));
-  const ids = chunksOf(db, keys).filter((id) => !have.has(id));
-  const more = resolveHits(db, distances(db, leg.embedding, ids), filters);
-  return [...leg.chunks, ...more].sort((a, b) => b.similarity - a.similarity);
-}
-
 export async function retrieve(
   engine: Mailsift,
   question: string,
@@ -256,22 +125,24 @@ export async function retrieve(
   let vectors = NO_VECTORS;
   let mode: RetrievalMode = 'keyword';
   let degraded: string | undefined;
-  let vectorsReady = false;
+  let embedder: Embedder | undefined;
   if (options.mode !== 'keyword' && options.embedder) {
     const recorded = vectorModel(db);
     if (recorded === null || recorded.model !== options.embedder.id)
       degraded = `no vectors of ${options.embedder.id} yet (run \`mailsift embed\`); keyword results only`;
-    else vectorsReady = true;
+    else embedder = options.embedder;
   } else if (options.mode !== 'keyword') notes.push('no embedder configured: keyword retrieval only');
-  // The keyword leg runs first: its best threads are searched by the vector leg too.
+  // The question is embedded while the keyword leg runs (an in-process model on its own
+  // threads); the keyword leg's best threads are searched by the vector leg too.
+  const queryVector = embedder && startEmbedding(embedder, q);
   let keyword =
-    vectorsReady && options.mode === 'vector' ? [] : keywordLeg(db, q, inboxIds, filters, 200, vectorsReady);
-  if (vectorsReady && options.embedder) {
+    embedder && options.mode === 'vector'
+      ? []
+      : keywordLeg(db, q, inboxIds, filters, 200, embedder !== undefined);
+  if (queryVector) {
     try {
-      const largest =
-        (sql(db, 'SELECT max(id) AS id FROM rag_chunks').get() as { id: number | null }).id ?? 0;
-      const scan = options.detailScan ?? (largest <= ARCHIVE_WIDE_CHUNKS ? 'archive' : 'threads');
-      vectors = await vectorLeg(db, options.embedder, q, inboxIds, filters, scan, keywordThreads(keyword));
+      const scan = options.detailScan ?? defaultDetailScan(db);
+      vectors = await vectorLeg(db, queryVector, inboxIds, filters, scan, keywordThreads(keyword));
       mode = options.mode === 'vector' ? 'vector' : 'hybrid';
     } catch (error) {
       degraded = `the embedder failed (${describeError(error)}); keyword results only`;

@@ -1,0 +1,172 @@
+// The vector leg of hybrid retrieval, hierarchical: the summaries nearest the question first
+// (their own partition of the vector index), then details and attachments, archive-wide while
+// that is cheap, else only within the threads the summaries and the keyword leg found; then
+// every chunk of the fused top threads, so each ranks its own messages.
+
+import { BULK_FACTOR } from '../search/index.js';
+import { type Db, sql } from '../store/index.js';
+import type { ChunkKind } from './chunk.js';
+import type { Embedder } from './embedder.js';
+import type { QuestionFilters } from './filters.js';
+import { splitKey, threadKey } from './fusion.js';
+import { filterSql } from './keyword-leg.js';
+import { distances, knn } from './vectors.js';
+
+/**
+ * How the vector leg finds details and attachments: 'archive' scans all of them (brute force,
+ * ~0.35 µs a vector: 20 ms at 60k, 180 ms at 500k); 'threads' scores only the chunks of the
+ * threads its summaries and the keyword leg found best, by rowid.
+ */
+export type DetailScan = 'archive' | 'threads';
+
+/** Summaries the summary-first step keeps. */
+const SUMMARY_K = 50;
+/** Nearest details and attachments an archive-wide scan keeps. */
+const DETAIL_K = 200;
+/**
+ * Under 'threads', the threads of the best summaries and of the keyword leg's best whose
+ * details are scored: every chunk costs a rowid lookup (~30–90 µs at 100k messages). bench:rag
+ * at 2,000 with --detail-scan threads: 30 + 10 recalls as well as 50 + 20 (one more hybrid hit).
+ */
+const SUMMARY_THREADS = 30;
+const KEYWORD_THREADS = 10;
+/** Chunks (by the largest chunk id, an O(1) upper bound of their count) up to which 'archive' is the default. */
+const ARCHIVE_WIDE_CHUNKS = 60_000;
+
+/** 'archive' while the archive has at most ARCHIVE_WIDE_CHUNKS chunks (~12k messages), else 'threads'. */
+export function defaultDetailScan(db: Db): DetailScan {
+  const largest = (sql(db, 'SELECT max(id) AS id FROM rag_chunks').get() as { id: number | null }).id ?? 0;
+  return largest <= ARCHIVE_WIDE_CHUNKS ? 'archive' : 'threads';
+}
+
+/** Messages (by rowid) that may be shown under the filters: trusted, not excluded. */
+function allowed(db: Db, rowids: readonly number[], filters: QuestionFilters): Set<number> {
+  if (rowids.length === 0) return new Set();
+  const { where, binds } = filterSql(filters);
+  const rows = sql(
+    db,
+    `SELECT d.rowid AS rowid FROM keyword_docs d WHERE d.rowid IN (SELECT value FROM json_each(@ids))
+     AND d.untrusted = 0 AND d.excluded = 0 ${where}`,
+  ).all({ ids: JSON.stringify(rowids), ...binds }) as Array<{ rowid: number }>;
+  return new Set(rows.map((r) => r.rowid));
+}
+
+export interface VectorChunk {
+  readonly id: number;
+  readonly threadKey: string;
+  readonly rowids: number[];
+  readonly similarity: number;
+}
+
+export interface VectorLeg {
+  /** Thread keys by summary similarity. */
+  readonly threads: string[];
+  /** Details and attachments, closest first, with their message rowids. */
+  readonly chunks: VectorChunk[];
+  readonly embedding: Float32Array | null;
+}
+
+export const NO_VECTORS: VectorLeg = { threads: [], chunks: [], embedding: null };
+
+/**
+ * Chunks with their threads and messages, closest first; bulk mail (lists, newsletters,
+ * notifications) at the keyword leg's discount: it is near every topic and rarely what a
+ * question is after. Only messages the filters allow.
+ */
+function resolveHits(
+  db: Db,
+  hits: ReadonlyArray<{ chunkId: number; distance: number }>,
+  filters: QuestionFilters,
+): VectorChunk[] {
+  const rowsOf = sql(
+    db,
+    `SELECT l.message_rowid AS rowid, m.list_id IS NOT NULL AS bulk FROM rag_chunk_messages l
+     JOIN messages m ON m.id = l.message_rowid WHERE l.chunk_id = ?`,
+  );
+  const chunkOf = sql(db, 'SELECT inbox_id AS inboxId, thread_id AS threadId FROM rag_chunks WHERE id = ?');
+  const resolved = hits.flatMap((h) => {
+    const c = chunkOf.get(h.chunkId) as { inboxId: number; threadId: string } | undefined;
+    if (!c) return [];
+    const rows = rowsOf.all(h.chunkId) as Array<{ rowid: number; bulk: number }>;
+    const similarity = (1 - h.distance) * (rows.every((r) => r.bulk) ? BULK_FACTOR : 1);
+    const rowids = rows.map((r) => r.rowid);
+    return [{ id: h.chunkId, threadKey: threadKey(c.inboxId, c.threadId), rowids, similarity }];
+  });
+  const ok = allowed(db, [...new Set(resolved.flatMap((c) => c.rowids))], filters);
+  return resolved.filter((c) => c.rowids.some((r) => ok.has(r))).sort((a, b) => b.similarity - a.similarity);
+}
+
+export async function vectorLeg(
+  db: Db,
+  queryVector: Promise<Float32Array[]>,
+  inboxIds: readonly number[],
+  filters: QuestionFilters,
+  scan: DetailScan,
+  keywordKeys: readonly string[],
+): Promise<VectorLeg> {
+  const [embedding] = await queryVector;
+  if (!embedding) throw new Error('the embedder returned no vector for the question');
+  const nearest = (kinds: ChunkKind[], k: number) =>
+    inboxIds.flatMap((inboxId) =>
+      knn(db, embedding, {
+        inboxId,
+        kinds,
+        k,
+        after: filters.after,
+        before: filters.before,
+        hasAttachment: filters.hasAttachment,
+      }),
+    );
+  const summaries = resolveHits(db, nearest(['summary'], SUMMARY_K), filters);
+  const threads = summaries.map((c) => c.threadKey);
+  const details =
+    scan === 'archive'
+      ? nearest(['detail', 'attachment'], DETAIL_K)
+      : distances(
+          db,
+          embedding,
+          chunksOf(db, [
+            ...new Set([...threads.slice(0, SUMMARY_THREADS), ...keywordKeys.slice(0, KEYWORD_THREADS)]),
+          ]),
+        );
+  return { threads, chunks: resolveHits(db, details, filters), embedding };
+}
+
+/** The question's vector, a failure included in the promise (a custom embedder may throw at once). */
+export function startEmbedding(embedder: Embedder, question: string): Promise<Float32Array[]> {
+  try {
+    return embedder.embed([question], 'query');
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+/** The searchable (non-summary) chunks of these threads. */
+function chunksOf(db: Db, keys: readonly string[]): number[] {
+  const ofThread = sql(
+    db,
+    "SELECT id FROM rag_chunks WHERE inbox_id = ? AND thread_id = ? AND kind <> 'summary'",
+  );
+  return keys.flatMap((key) => {
+    const { inboxId, threadId } = splitKey(key);
+    return (ofThread.all(inboxId, threadId) as Array<{ id: number }>).map((r) => r.id);
+  });
+}
+
+/**
+ * The hierarchical step: every searchable chunk of the top threads, scored against the
+ * question and merged into the leg's list, so a thread found by its summary ranks its own
+ * messages even when none of them is among the archive-wide nearest.
+ */
+export function withinThreads(
+  db: Db,
+  leg: VectorLeg,
+  keys: readonly string[],
+  filters: QuestionFilters,
+): VectorChunk[] {
+  if (leg.embedding === null) return leg.chunks;
+  const have = new Set(leg.chunks.map((c) => c.id));
+  const ids = chunksOf(db, keys).filter((id) => !have.has(id));
+  const more = resolveHits(db, distances(db, leg.embedding, ids), filters);
+  return [...leg.chunks, ...more].sort((a, b) => b.similarity - a.similarity);
+}
