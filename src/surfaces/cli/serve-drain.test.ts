@@ -106,6 +106,25 @@ describe('mailsift serve drains the backlogs in the background (built CLI)', () 
     engine.close();
   });
 
+  it('drains with several workers one at a time: never two provider calls in flight', async () => {
+    const db = await pendingArchive();
+    // Its own loopback: the in-flight count covers this server's calls only.
+    const own = await startLoopback();
+    own.chat = () => DECIDED;
+    const served = await serve(db, own, '--workers', '2', '--max-chunks', '4', '--drain-interval', '0.1s');
+    await served.drainLine((l) => l.chunksPending === 0 && l.summariesWaiting === 0);
+    served.child.kill('SIGTERM');
+    expect(await served.exit).toBe(0);
+    await own.close();
+    // Each pass makes one call at a time (8 chunks per embedding request, one summary at a time).
+    expect(own.maxInFlight()).toBe(1);
+    expect(own.requests.filter((r) => r.path === '/v1/chat/completions')).toHaveLength(6);
+    const engine = Mailsift.open(db);
+    expect(backlogSize(engine)).toEqual({ pendingChunks: 0, threadsAwaitingChunks: 0 });
+    expect(summaryBacklog(engine).pending).toBe(0);
+    engine.close();
+  });
+
   it('exits on SIGTERM in the middle of a pass, the embedder call dropped and the backlog kept', async () => {
     const db = await pendingArchive();
     loopback.faults.push('hang');
