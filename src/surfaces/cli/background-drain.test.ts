@@ -196,25 +196,25 @@ describe('the background drain of a server', () => {
     await server.close();
   });
 
-  it('waits for a quiet moment of the server it runs in before each embedder call', async () => {
+  it('waits for a quiet moment of the server it runs in before chunking and each embedder call', async () => {
     const engine = await pendingArchive();
     const embeddings = () => loopback().requests.filter((r) => r.path === '/v1/embeddings').length;
     const before = embeddings();
     let quiet = false;
     let asked = 0;
-    let sentWhileBusy = -1;
+    let whileBusy = { sent: -1, chunks: -1 };
     const requests = {
       quietFor: () => {
         asked++;
-        if (asked === 3) sentWhileBusy = embeddings() - before;
+        if (asked === 3) whileBusy = { sent: embeddings() - before, chunks: count(engine, 'rag_chunks') };
         return quiet;
       },
     };
     const drain = observedDrain(engine, { embedder: embedder() }, { intervalMs: 5, requests });
     while (asked < 3) await new Promise((resolve) => setTimeout(resolve, 5));
-    // Chunked, then held back while requests kept coming.
-    expect(sentWhileBusy).toBe(0);
-    expect(backlogSize(engine).pendingChunks).toBe(count(engine, 'rag_chunks'));
+    // Held back while requests kept coming: nothing chunked or sent.
+    expect(whileBusy).toEqual({ sent: 0, chunks: 0 });
+    expect(backlogSize(engine).threadsAwaitingChunks).toBe(6);
     quiet = true;
     await drain.next((p) => p.drained.embedding?.remaining === 0);
     await drain.stop();

@@ -35,8 +35,8 @@ const CHUNK_BUDGET_MS = 1000;
  */
 const EMBED_BATCH = 8;
 /**
- * Before each provider call the drain waits until no request has been served for QUIET_MS, but
- * at most MAX_YIELD_MS, so a server that is never quiet still drains (one call per ~2 s).
+ * Before each provider call and chunking slice the drain waits until no request has been served
+ * for QUIET_MS, but at most MAX_YIELD_MS, so a server that is never quiet still drains.
  */
 const QUIET_MS = 1000;
 const MAX_YIELD_MS = 3000;
@@ -86,18 +86,27 @@ function workWaits(engine: Mailsift, providers: DrainProviders): boolean {
   );
 }
 
+/** Waits for a quiet moment of `requests`, at most MAX_YIELD_MS. */
+async function quietMoment(requests: Requests, signal: AbortSignal | undefined): Promise<void> {
+  const until = performance.now() + MAX_YIELD_MS;
+  while (!requests.quietFor(QUIET_MS) && performance.now() < until && !signal?.aborted)
+    await sleep(QUIET_POLL_MS, undefined, { signal }).catch(() => undefined);
+}
+
 /**
- * Chunks changed threads a slice at a time, resting after each slice as long as it took, for at
- * most CHUNK_BUDGET_MS of work.
+ * Chunks changed threads a slice at a time, each at a quiet moment of `requests` and followed by
+ * a rest as long as it took, for at most CHUNK_BUDGET_MS of work.
  */
 async function chunkInSlices(
   engine: Mailsift,
   tokenizer: TokenCounter | undefined,
+  requests: Requests | undefined,
   signal: AbortSignal,
 ): Promise<DrainPass['chunked']> {
   let threads = 0;
   let spent = 0;
   while (!signal.aborted && spent < CHUNK_BUDGET_MS) {
+    if (requests) await quietMoment(requests, signal);
     const started = performance.now();
     const slice = syncChunks(engine.archive.db, { limit: CHUNK_SLICE, ...(tokenizer ? { tokenizer } : {}) });
     threads += slice.threads;
@@ -108,13 +117,6 @@ async function chunkInSlices(
   }
   const remaining = sql(engine.archive.db, 'SELECT count(*) FROM rag_dirty_threads').pluck().get() as number;
   return { threads, remaining };
-}
-
-/** Waits for a quiet moment of `requests`, at most MAX_YIELD_MS. */
-async function quietMoment(requests: Requests, signal: AbortSignal | undefined): Promise<void> {
-  const until = performance.now() + MAX_YIELD_MS;
-  while (!requests.quietFor(QUIET_MS) && performance.now() < until && !signal?.aborted)
-    await sleep(QUIET_POLL_MS, undefined, { signal }).catch(() => undefined);
 }
 
 /** Did the pass stop at a limit with more waiting (as opposed to emptying what was due)? */
@@ -152,7 +154,7 @@ export function startBackgroundDrain(
     try {
       if (!workWaits(engine, providers)) return idle;
       const leased = await withDrainLease(engine.archive.db, async () => {
-        const chunked = await chunkInSlices(engine, providers.embedder?.tokenizer, signal);
+        const chunked = await chunkInSlices(engine, providers.embedder?.tokenizer, requests, signal);
         if (chunked.remaining > 0 || signal.aborted) return { chunked, drained: {} };
         return { chunked, drained: await drainBacklogs(engine, calls, { ...limits, signal }) };
       });
