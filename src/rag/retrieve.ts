@@ -129,7 +129,7 @@ export async function retrieve(
   if (options.mode !== 'keyword' && options.embedder) {
     const recorded = vectorModel(db);
     if (recorded === null || recorded.model !== options.embedder.id)
-      degraded = `no vectors of ${options.embedder.id} yet (run \`mailsift embed\`); keyword results only`;
+      degraded = `no vectors of ${options.embedder.id} yet (\`mailsift embed\` embeds them; \`serve\`, \`mcp\` and \`watch\` do it in the background); keyword results only`;
     else embedder = options.embedder;
   } else if (options.mode !== 'keyword') notes.push('no embedder configured: keyword retrieval only');
   // The question is embedded while the keyword leg runs (an in-process model on its own
