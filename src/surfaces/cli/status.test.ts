@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +8,7 @@ import { tempDir } from '../../../test/temp.js';
 import { Mailsift } from '../../engine.js';
 import { type Loopback, startLoopback } from '../../rag/openai-loopback.js';
 import { RAG_FIXTURES } from '../../rag/test-helpers.js';
+import { withDrainLease } from './drain-lease.js';
 
 describe('mailsift status: the embedding backlog (built CLI)', () => {
   let server: Loopback;
@@ -97,5 +99,37 @@ describe('mailsift status: the embedding backlog (built CLI)', () => {
       { env: { ...process.env, ...env } },
     );
     expect(retrieved.stdout).toContain('chose option B on 5 June');
+  });
+  it('ingest leaves the embedding to a process already draining the archive, and says which', async () => {
+    const db = join(tempDir('mailsift-status-'), 'a.db');
+    const env = {
+      MAILSIFT_EMBEDDER_KIND: 'openai',
+      MAILSIFT_EMBEDDER_URL: server.url,
+      MAILSIFT_EMBEDDER_MODEL: 'loopback-64',
+    };
+    const run = (...args: string[]) => runCli([...args, '--db', db], env);
+    expect(run('ingest', join(RAG_FIXTURES, 'budget-thread'), '--inbox', 'work', '--no-embed').status).toBe(
+      0,
+    );
+    // This test process plays a server in the middle of a pass.
+    const engine = Mailsift.open(db);
+    let release = (): void => undefined;
+    const held = withDrainLease(engine.archive.db, () => new Promise<void>((done) => (release = done)));
+    const calls = server.requests.length;
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [CLI, 'ingest', join(RAG_FIXTURES, 'budget-thread'), '--inbox', 'work', '--json', '--db', db],
+      { env: { ...process.env, ...env } },
+    );
+    release();
+    await held;
+    engine.close();
+    expect(JSON.parse(stdout).embedding).toEqual({
+      error: `${hostname()} pid ${process.pid} is draining this archive`,
+    });
+    expect(server.requests.length).toBe(calls);
+    expect(JSON.parse(run('status', '--json').stdout).health.inboxes[0]).toMatchObject({
+      threadsAwaitingChunks: 1,
+    });
   });
 });

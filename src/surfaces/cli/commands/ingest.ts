@@ -5,6 +5,7 @@ import { describeError } from '../../../core/errors.js';
 import { type EmbedReport, embedPending } from '../../../rag/index.js';
 import { nonNegativeInteger, positiveInteger } from '../arguments.js';
 import { type GlobalOptions, printJson, printLine, withEngine } from '../context.js';
+import { withDrainLease } from '../drain-lease.js';
 import { countProgress, terminalProgress } from '../progress.js';
 import { configuredEmbedder } from '../providers.js';
 import { extractionLine } from './extract.js';
@@ -56,11 +57,15 @@ export function registerIngest(program: Command, globals: () => GlobalOptions): 
             onExtractionProgress: global.json ? undefined : countProgress('extracting attachments'),
           });
           // Everything is stored by now: an embedder that is down only leaves the backlog to drain later.
+          // A server or watcher already draining this archive gets it to the same place: ingest
+          // leaves the backlog to it rather than wait or embed the same chunks twice.
           let embedding: EmbedReport | { error: string } | undefined;
-          if (embedder)
-            embedding = await embedPending(engine, embedder).catch((error) => ({
-              error: describeError(error),
-            }));
+          if (embedder) {
+            const leased = await withDrainLease(engine.archive.db, () =>
+              embedPending(engine, embedder),
+            ).catch((error) => ({ ran: true as const, value: { error: describeError(error) } }));
+            embedding = leased.ran ? leased.value : { error: `${leased.holder} is draining this archive` };
+          }
           return { report, embedding };
         });
         if (global.json) return printJson(embedding ? { ...report, embedding } : report);
