@@ -3,7 +3,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { embedPending, openAiChat, openAiEmbedder } from '../../rag/index.js';
 import { type Loopback, startLoopback } from '../../rag/openai-loopback.js';
-import { MailApi, type RagProviders } from '../http/index.js';
+import { MailApi, type RagProviders, RequestActivity } from '../http/index.js';
 import { type FixtureArchive, fixtureArchive } from '../http/test-support.js';
 import { createMcpServer } from './index.js';
 
@@ -26,8 +26,15 @@ afterAll(async () => {
 });
 
 /** A client connected in memory to an MCP server acting for a key limited to `inboxes`. */
-async function connect(providers: RagProviders, inboxes: string[] | null = null): Promise<Client> {
-  const server = createMcpServer(new MailApi(archive.engine, { keyId: 'test', inboxes }, providers));
+async function connect(
+  providers: RagProviders,
+  inboxes: string[] | null = null,
+  activity?: RequestActivity,
+): Promise<Client> {
+  const server = createMcpServer(
+    new MailApi(archive.engine, { keyId: 'test', inboxes }, providers),
+    activity,
+  );
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: 'mailsift-test', version: '1.0.0' });
   await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
@@ -45,6 +52,23 @@ async function call(client: Client, name: string, args: Record<string, unknown>)
 }
 
 describe('MCP question tools over the real client', () => {
+  it('count each tool call for a background drain in the same process, failed calls too', async () => {
+    const activity = new RequestActivity();
+    const client = await connect({}, null, activity);
+    expect(activity.quietFor(60_000)).toBe(true);
+    await call(client, 'retrieve_context', { inboxId: 'acme', question: LATE });
+    // Idle again, but a call ended within the last minute.
+    expect(activity.quietFor(0)).toBe(true);
+    expect(activity.quietFor(60_000)).toBe(false);
+    const other = new RequestActivity();
+    const hidden = await call(await connect({}, ['acme'], other), 'retrieve_context', {
+      inboxId: 'other',
+      question: 'payroll',
+    });
+    expect(hidden.isError).toBe(true);
+    expect([other.quietFor(0), other.quietFor(60_000)]).toEqual([true, false]);
+  });
+
   it('describe their input and warn that mail content is untrusted', async () => {
     const { tools } = await (await connect({})).listTools();
     for (const name of ['retrieve_context', 'ask_question']) {

@@ -7,7 +7,7 @@ import { authenticate, type Principal } from '../../../auth/index.js';
 import { MailsiftError } from '../../../core/errors.js';
 import { ensureKeywordIndex } from '../../../index/index.js';
 import { keepDecodedHits, startRankThread } from '../../../search/index.js';
-import { MailApi } from '../../http/index.js';
+import { MailApi, RequestActivity } from '../../http/index.js';
 import { serveMcpStdio } from '../../mcp/index.js';
 import {
   type BackgroundDrainFlags,
@@ -47,11 +47,16 @@ export function registerMcp(program: Command, globals: () => GlobalOptions): voi
         keepDecodedHits();
         await startRankThread(db);
         const providers = configuredProviders();
-        const drain = startConfiguredDrain(engine, providers, options, (line) =>
-          process.stderr.write(`mailsift mcp: ${JSON.stringify(line)}\n`),
+        const activity = new RequestActivity();
+        const drain = startConfiguredDrain(
+          engine,
+          providers,
+          options,
+          (line) => process.stderr.write(`mailsift mcp: ${JSON.stringify(line)}\n`),
+          activity,
         );
         try {
-          await serveMcpStdio(new MailApi(engine, principal, providers));
+          await serveMcpStdio(new MailApi(engine, principal, providers), activity);
         } finally {
           await drain?.stop();
           await providers.llm?.close?.();
