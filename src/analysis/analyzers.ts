@@ -1,13 +1,19 @@
 // The analyzers: factories for analysis chains (char filters → tokenizer → token filters)
 // that return tokens with offsets into the original text.
 
-import { applyCharFilters, type CharFilter, identity, ignorableCharFilter } from './char-filters.js';
+import {
+  applyCharFilters,
+  type CharFilter,
+  type FilteredText,
+  identity,
+  ignorableCharFilter,
+} from './char-filters.js';
 import { compoundFilter, identifierCompoundFilter } from './compound-filter.js';
 import { foldFilter } from './fold-filter.js';
 import type { Language } from './language.js';
 import { stemFilter } from './stem-filter.js';
 import { tokenize } from './tokenizer.js';
-import type { AnalysisReason, Analyzer, Token, TokenFilter } from './types.js';
+import type { AnalysisReason, Analyzer, StreamToken, TermToken, Token, TokenFilter } from './types.js';
 
 /** Runs the chain and maps offsets back to the original text. */
 export function createAnalyzer(
@@ -15,13 +21,19 @@ export function createAnalyzer(
   charFilters: readonly CharFilter[],
   tokenFilters: readonly TokenFilter[],
 ): Analyzer {
+  const run = (
+    text: string,
+    reason: AnalysisReason,
+  ): Pick<FilteredText, 'toOriginal'> & { tokens: StreamToken[] } => {
+    const filtered = applyCharFilters(charFilters, text);
+    let tokens = tokenize(filtered.text);
+    for (const filter of tokenFilters) tokens = filter(tokens, reason);
+    return { tokens, toOriginal: filtered.toOriginal };
+  };
   return {
     name,
     analyze(text: string, reason: AnalysisReason): Token[] {
-      const filtered = applyCharFilters(charFilters, text);
-      let tokens = tokenize(filtered.text);
-      for (const filter of tokenFilters) tokens = filter(tokens, reason);
-      const toOriginal = filtered.toOriginal;
+      const { tokens, toOriginal } = run(text, reason);
       // Most text has nothing to filter: its offsets need no mapping.
       if (toOriginal === identity)
         return tokens.map(({ term, start, end, kind }) => ({ term, start, end, kind }));
@@ -34,6 +46,8 @@ export function createAnalyzer(
         kind,
       }));
     },
+    // A stream token is a TermToken already: the chain's own tokens are handed out.
+    terms: (text: string, reason: AnalysisReason): readonly TermToken[] => run(text, reason).tokens,
   };
 }
 

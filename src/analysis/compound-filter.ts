@@ -10,6 +10,10 @@ import type { StreamToken, TokenFilter } from './types.js';
 /** Joins parts with '_', which the FTS5 tokenizer keeps inside a token (`tokenchars '_'`). */
 export const COMPOUND_SEPARATOR = '_';
 
+/** `word` is tied to the run just before it by a single joiner. */
+const tied = (previous: Pick<StreamToken, 'end'>, word: Pick<StreamToken, 'start' | 'joiner'>): boolean =>
+  word.joiner !== '' && previous.end + 1 === word.start;
+
 /** Splits a word stream into maximal groups of runs tied by a single joiner. */
 export function groupWords<T extends Pick<StreamToken, 'start' | 'end' | 'joiner'>>(
   words: readonly T[],
@@ -18,7 +22,7 @@ export function groupWords<T extends Pick<StreamToken, 'start' | 'end' | 'joiner
   let current: T[] = [];
   for (const word of words) {
     const previous = current[current.length - 1];
-    if (previous !== undefined && word.joiner !== '' && previous.end + 1 === word.start) current.push(word);
+    if (previous !== undefined && tied(previous, word)) current.push(word);
     else {
       if (current.length > 0) groups.push(current);
       current = [word];
@@ -51,25 +55,23 @@ export function compoundTerm(parts: readonly Pick<StreamToken, 'term' | 'joiner'
 
 /**
  * Emits each compound right after its last part, so parts stay adjacent for phrases.
- * Expects word tokens only: it runs before the stem filter.
+ * Expects word tokens only: it runs before the stem filter. Groups are found in place, not
+ * gathered as groupWords does: nearly every word is a group of one, an array per token.
  */
 export const compoundFilter: TokenFilter = (tokens) => {
   const out: StreamToken[] = [];
-  for (const group of groupWords(tokens)) {
-    for (const part of group) out.push(part);
-    const term = compoundTerm(group);
-    if (term === null) continue;
-    const first = group[0] as StreamToken;
-    const last = group[group.length - 1] as StreamToken;
-    out.push({
-      term,
-      start: first.start,
-      end: last.end,
-      kind: 'compound',
-      source: term,
-      ascii: false,
-      joiner: '',
-    });
+  let first = 0;
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i] as StreamToken;
+    out.push(token);
+    const next = tokens[i + 1];
+    if (next !== undefined && tied(token, next)) continue;
+    const term = i > first ? compoundTerm(tokens.slice(first, i + 1)) : null;
+    if (term !== null) {
+      const start = (tokens[first] as StreamToken).start;
+      out.push({ term, start, end: token.end, kind: 'compound', source: term, ascii: false, joiner: '' });
+    }
+    first = i + 1;
   }
   return out;
 };

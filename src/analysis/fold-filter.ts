@@ -2,16 +2,18 @@
 // length; drops runs that fold to nothing (a stray combining mark).
 
 import { capTerm, foldTerm } from './fold.js';
-import type { StreamToken, TokenFilter } from './types.js';
+import type { TokenFilter } from './types.js';
 
 export const foldFilter: TokenFilter = (tokens) => {
-  const kept: StreamToken[] = [];
+  // Compacted in place: the stream is the chain's own, and a second array per text was garbage.
+  let kept = 0;
   for (const token of tokens) {
     // A run is only letters and digits, so an ASCII run folds by lowercasing.
     const folded = capTerm(token.ascii ? token.source.toLowerCase() : foldTerm(token.source));
     if (folded.length === 0) continue;
     token.term = folded;
-    kept.push(token);
+    tokens[kept++] = token;
   }
-  return kept;
+  tokens.length = kept;
+  return tokens;
 };

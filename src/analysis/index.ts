@@ -18,11 +18,11 @@
 export { analyze, identifierAnalyzer, identifierWordsAnalyzer, textAnalyzer } from './analyzers.js';
 export { COMPOUND_SEPARATOR, identifierCompound } from './compound-filter.js';
 export { editDistanceWithin, maxEditsFor } from './edit-distance.js';
-export { foldTerm, MAX_TOKEN_LENGTH } from './fold.js';
+export { foldTerm, hasAsciiDigit, MAX_TOKEN_LENGTH } from './fold.js';
 export { DETECT_MAX_CHARS, detectLanguage, isLanguage, LANGUAGES, type Language } from './language.js';
 export { type ParseQueryOptions, parseQuery, type QueryGroup } from './query.js';
 export { JOINER_CHARS } from './tokenizer.js';
-export type { AnalysisReason, Analyzer, Token, TokenKind } from './types.js';
+export type { AnalysisReason, Analyzer, TermToken, Token, TokenKind } from './types.js';
 
 /** Shortest query part matched as a prefix on identifier fields; shorter parts match exactly. */
 export const MIN_PREFIX_LENGTH = 2;

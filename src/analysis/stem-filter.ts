@@ -19,7 +19,16 @@ export function stemFilter(language: Language): TokenFilter {
       if (token.kind !== 'word') continue;
       const stem = stemWord(language, token.source);
       if (stem === '' || (reason === 'document' && stem === token.term)) continue;
-      out.push({ ...token, term: stem, kind: 'stem' });
+      // Spelled out rather than spread: the same shape as the tokenizer's tokens.
+      out.push({
+        term: stem,
+        start: token.start,
+        end: token.end,
+        kind: 'stem',
+        source: token.source,
+        ascii: token.ascii,
+        joiner: token.joiner,
+      });
     }
     return out;
   };

@@ -4,9 +4,10 @@
 import { createHash } from 'node:crypto';
 import {
   detectLanguage,
+  hasAsciiDigit,
   identifierAnalyzer,
   type Language,
-  type Token,
+  type TermToken,
   textAnalyzer,
 } from '../analysis/index.js';
 import { authoredForIndex } from '../clean/index.js';
@@ -143,28 +144,28 @@ export function analyseBody(
   const analyzer = textAnalyzer(language);
   // The `text` highlight field shows both; the index weighs a forwarded copy below the
   // forwarder's own words, so the original message outranks its forwards.
-  const authored = analyzer.analyze(authoredForIndex(message.cleaned), 'document');
-  const forwarded = analyzer.analyze(forwardedText(message.cleaned), 'document');
+  const authored = textTerms(analyzer.terms(authoredForIndex(message.cleaned), 'document'));
+  const forwarded = textTerms(analyzer.terms(forwardedText(message.cleaned), 'document'));
   return {
     columns: {
-      ident_from: terms(ident.analyze(texts.from, 'document')),
-      ident_recipients: terms(ident.analyze(texts.recipients, 'document')),
-      ident_subject: terms(ident.analyze(texts.subject, 'document')),
-      text_authored: terms(authored, 'exact'),
-      text_forwarded: terms(forwarded, 'exact'),
-      text_stems: joinTerms(terms(authored, 'stem'), terms(forwarded, 'stem')),
-      text_quoted: terms(textAnalyzer(null).analyze(texts.quoted, 'document')),
+      ident_from: terms(ident.terms(texts.from, 'document')),
+      ident_recipients: terms(ident.terms(texts.recipients, 'document')),
+      ident_subject: terms(ident.terms(texts.subject, 'document')),
+      text_authored: authored.exact,
+      text_forwarded: forwarded.exact,
+      text_stems: joinTerms(authored.stems, forwarded.stems),
+      text_quoted: terms(textAnalyzer(null).terms(texts.quoted, 'document')),
       kind: message.listId !== null ? BULK_KIND : '',
     },
-    words: [...fuzzyWords(authored), ...fuzzyWords(forwarded)],
+    words: [...authored.words, ...forwarded.words],
     language,
     untrusted: isUntrusted(message.auth),
     bulk: message.listId !== null,
   };
 }
 
-/** The attachments' share of a document: its exact terms, its stems and its typo words. */
-interface AttachmentShare {
+/** A text field's terms as the columns take them: exact terms, stems and typo words. */
+interface TextTerms {
   readonly exact: string;
   readonly stems: string;
   readonly words: readonly string[];
@@ -176,13 +177,13 @@ interface AttachmentShare {
  * carry the same file), and most have the same attachment text and language: analysed once,
  * not once per carrier. One entry holds at most ATTACHMENT_INDEX_CHARS of text.
  */
-let lastShare: { text: string; language: Language | null; share: AttachmentShare } | null = null;
+let lastShare: { text: string; language: Language | null; share: TextTerms } | null = null;
 
-function attachmentShare(text: string, language: Language | null): AttachmentShare {
+/** The attachments' share of a document. */
+function attachmentShare(text: string, language: Language | null): TextTerms {
   if (lastShare !== null && lastShare.language === language && lastShare.text === text)
     return lastShare.share;
-  const tokens = textAnalyzer(language).analyze(text, 'document');
-  const share = { exact: terms(tokens, 'exact'), stems: terms(tokens, 'stem'), words: fuzzyWords(tokens) };
+  const share = textTerms(textAnalyzer(language).terms(text, 'document'));
   lastShare = { text, language, share };
   return share;
 }
@@ -208,9 +209,11 @@ export function completeDocument(
   };
   const hash = createHash('sha256');
   for (const value of Object.values(columns)) hash.update(value).update('\u0000');
+  const words = new Set(body.words);
+  for (const word of share.words) words.add(word);
   return {
     columns,
-    words: new Set([...body.words, ...share.words]),
+    words,
     language: body.language,
     untrusted: body.untrusted,
     bulk: body.bulk,
@@ -222,22 +225,22 @@ export function analyseDocument(message: IndexableMessage, known?: Language | nu
   return completeDocument(analyseBody(message, known), message.attachments);
 }
 
-function fuzzyWords(tokens: readonly Token[]): string[] {
+/** Splits a text field's tokens in one pass: ~900 per message, each read once. */
+function textTerms(tokens: readonly TermToken[]): TextTerms {
+  const exact: string[] = [];
+  const stems: string[] = [];
   const words: string[] = [];
-  for (const token of tokens) {
-    if (token.kind === 'word' && token.term.length >= MIN_FUZZY_WORD && !/\d/.test(token.term))
-      words.push(token.term);
+  for (const { term, kind } of tokens) {
+    if (kind === 'stem') {
+      stems.push(term);
+      continue;
+    }
+    exact.push(term);
+    if (kind === 'word' && term.length >= MIN_FUZZY_WORD && !hasAsciiDigit(term)) words.push(term);
   }
-  return words;
+  return { exact: exact.join(' '), stems: stems.join(' '), words };
 }
 
 const joinTerms = (a: string, b: string): string => (a && b ? `${a} ${b}` : a || b);
 
-function terms(tokens: readonly Token[], kind?: 'exact' | 'stem'): string {
-  const out: string[] = [];
-  for (const token of tokens) {
-    if (kind === 'stem' ? token.kind !== 'stem' : kind === 'exact' && token.kind === 'stem') continue;
-    out.push(token.term);
-  }
-  return out.join(' ');
-}
+const terms = (tokens: readonly TermToken[]): string => tokens.map((token) => token.term).join(' ');
