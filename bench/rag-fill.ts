@@ -114,8 +114,8 @@ export function fillEmbedder(
 ): Embedder {
   const pool = [...sample.values()];
   return {
-    id: realEmbedder.id,
-    ...(realEmbedder.tokenizer ? { tokenizer: realEmbedder.tokenizer } : {}),
+    // The real one's id, tokenizer and chunk size: vectors and chunks are recorded as its own.
+    ...realEmbedder,
     async embed(texts, purpose) {
       const toEmbed = texts.filter((t) => real.has(t) && !sample.has(t));
       const embedded = toEmbed.length > 0 ? await realEmbedder.embed(toEmbed, purpose) : [];

@@ -6,7 +6,9 @@
 // --misses lists what each setup missed; --fresh rebuilds the cached archive; --latency-fill
 // gives an archive too large to embed here real vectors for a sample and the questions' threads
 // and stand-ins for the rest (see rag-fill.ts), so vector and hybrid latency can be measured;
-// --detail-scan archive|threads overrides how the vector leg finds details (default by size).
+// --detail-scan archive|threads overrides how the vector leg finds details (default by size);
+// --chunk-tokens N [--chunk-overlap N] chunks at another size (embedder.chunkTokens), counted by
+// the model's tokenizer as in production (the model then reads up to N tokens of a chunk).
 
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,6 +16,8 @@ import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Mailsift } from '../src/engine.js';
 import { ask } from '../src/rag/answer.js';
+import { CHUNK_DEFAULTS } from '../src/rag/chunk.js';
+import { chunkOptionsFor, recordedChunking, withChunkSize } from '../src/rag/chunking.js';
 import { embedPending } from '../src/rag/embed.js';
 import type { Embedder } from '../src/rag/embedder.js';
 import {
@@ -57,6 +61,11 @@ const model = ((): FetchableModel => {
   const known = FETCHABLE_MODELS.find((m) => m === name);
   if (!known) throw new Error(`--model must be one of ${FETCHABLE_MODELS.join(', ')}, got ${name}`);
   return known;
+})();
+const chunkTokens = numberArg('chunk-tokens', 'BENCH_CHUNK_TOKENS', CHUNK_DEFAULTS.targetTokens);
+const chunkOverlapTokens = ((): number | undefined => {
+  const at = process.argv.indexOf('--chunk-overlap');
+  return at < 0 ? undefined : Number(process.argv[at + 1]);
 })();
 const detailScan = ((): { detailScan?: DetailScan } => {
   const at = process.argv.indexOf('--detail-scan');
@@ -270,6 +279,17 @@ function report(mode: RetrievalMode, outcomes: readonly Outcome[]): void {
       say(`    miss ${o.question.id} (rank ${o.rank ?? '-'}): top ${o.top.join(', ')}`);
 }
 
+/** The model with the chunk size asked for; a size beyond what it reads raises its truncation length. */
+function benchEmbedder(modelDir: string): Embedder {
+  const options = { modelDir, quantized: flag('quantized') };
+  const base = onnxEmbedder(options);
+  const embedder =
+    base.maxTokens !== undefined && chunkTokens > base.maxTokens
+      ? onnxEmbedder({ ...options, maxTokens: chunkTokens })
+      : base;
+  return withChunkSize(embedder, { chunkTokens, chunkOverlapTokens });
+}
+
 async function main(): Promise<void> {
   const questions = loadQuestions(questionsPath);
   const leaks = paraphraseLeaks(questions, storyRecords());
@@ -289,16 +309,19 @@ async function main(): Promise<void> {
   const [load1, load5] = loadavg();
   say(`mailsift RAG retrieval benchmark — load ${load1?.toFixed(2)} / ${load5?.toFixed(2)} (1/5 min)`);
   const { engine, info } = await build();
+  const embedder = keywordOnly ? undefined : benchEmbedder(modelDir);
+  // Chunked as `mailsift embed` chunks: the configured size, counted by the model's tokenizer.
   const chunking = performance.now();
-  const synced = syncChunks(engine.archive.db);
+  const synced = syncChunks(engine.archive.db, chunkOptionsFor(embedder));
   const chunkMs = performance.now() - chunking;
   const chunks = count(engine, 'rag_chunks');
+  const built = recordedChunking(engine.archive.db);
   say(
     `archive: ${info.messages.toLocaleString('en')} messages (${info.stories} in hand-written stories), ` +
       `ingest ${(info.ingestMs / 1000).toFixed(1)} s; ${chunks.toLocaleString('en')} chunks` +
+      (built ? ` of ${built.targetTokens}/${built.overlapTokens} ${built.tokenizer} tokens` : '') +
       (synced.threads > 0 ? ` (chunked ${synced.threads} threads in ${(chunkMs / 1000).toFixed(1)} s)` : ''),
   );
-  const embedder = keywordOnly ? undefined : onnxEmbedder({ modelDir, quantized: flag('quantized') });
   const vectors = !embedder
     ? false
     : flag('latency-fill')
@@ -314,7 +337,8 @@ async function main(): Promise<void> {
   const results = new Map<RetrievalMode, Outcome[]>();
   const setups: RetrievalMode[] = vectors ? ['keyword', 'vector', 'hybrid'] : ['keyword'];
   for (const mode of setups) {
-    const outcomes = await run(engine, questions, mode, mode === 'keyword' ? undefined : embedder);
+    // The keyword setup gets the embedder too: retrieval chunks its threads with its size and tokenizer.
+    const outcomes = await run(engine, questions, mode, embedder);
     results.set(mode, outcomes);
     report(mode, outcomes);
   }

@@ -1,9 +1,10 @@
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/temp.js';
-import { createEmbedder, loadProviderConfig } from './config.js';
+import { chunkOptionsFor } from './chunking.js';
+import { createEmbedder, type EmbedderConfig, loadProviderConfig } from './config.js';
 import { defaultModelDir } from './onnx-embedder.js';
 
 describe('provider config', () => {
@@ -183,5 +184,79 @@ describe('provider config', () => {
         env: { MAILSIFT_LLM_KIND: 'local', MAILSIFT_LLM_CONTEXT_SIZE: '10' },
       }),
     ).toThrow(expect.objectContaining({ code: 'bad_format', param: 'llm.contextSize' }));
+  });
+
+  it('reads the chunk size from the embedder section and MAILSIFT_EMBEDDER_CHUNK_*, onto the embedder', () => {
+    const sizeDir = tempDir('mailsift-rag-config-chunks-');
+    writeFileSync(
+      join(sizeDir, 'mailsift.config.json'),
+      JSON.stringify({ embedder: { url: 'http://127.0.0.1:9/v1', model: 'm', chunkTokens: 384 } }),
+    );
+    const config = loadProviderConfig({
+      cwd: sizeDir,
+      env: { MAILSIFT_EMBEDDER_CHUNK_OVERLAP_TOKENS: '48' },
+    });
+    expect(config.embedder).toMatchObject({ chunkTokens: 384, chunkOverlapTokens: 48 });
+    const embedder = createEmbedder(config.embedder as EmbedderConfig);
+    expect(embedder.chunkSize).toEqual({ targetTokens: 384, overlapTokens: 48 });
+    // An endpoint has no tokenizer here: its chunks are counted approximately.
+    expect(chunkOptionsFor(embedder)).toEqual({ targetTokens: 384, overlapTokens: 48 });
+    // Unset: 256/40; a small size keeps the default overlap under half of it.
+    const plain = { kind: 'openai', url: 'http://127.0.0.1:9/v1', model: 'm' } as const;
+    expect(createEmbedder(plain).chunkSize).toEqual({ targetTokens: 256, overlapTokens: 40 });
+    expect(createEmbedder({ ...plain, chunkTokens: 64 }).chunkSize).toEqual({
+      targetTokens: 64,
+      overlapTokens: 31,
+    });
+  });
+
+  it('refuses a chunk size that is not an integer, out of range, or overlapping half of itself', () => {
+    const env = (extra: NodeJS.ProcessEnv) => ({
+      MAILSIFT_EMBEDDER_URL: 'http://127.0.0.1:9/v1',
+      MAILSIFT_EMBEDDER_MODEL: 'm',
+      ...extra,
+    });
+    const configured = (extra: NodeJS.ProcessEnv) =>
+      createEmbedder(loadProviderConfig({ cwd: tmpdir(), env: env(extra) }).embedder as EmbedderConfig);
+    expect(() => configured({ MAILSIFT_EMBEDDER_CHUNK_TOKENS: '256.5' })).toThrow(
+      expect.objectContaining({ code: 'bad_format', param: 'embedder.chunkTokens' }),
+    );
+    expect(() => configured({ MAILSIFT_EMBEDDER_CHUNK_TOKENS: 'lots' })).toThrow(
+      expect.objectContaining({ code: 'bad_format', param: 'embedder.chunkTokens' }),
+    );
+    expect(() => configured({ MAILSIFT_EMBEDDER_CHUNK_TOKENS: '32' })).toThrow(
+      expect.objectContaining({
+        code: 'invalid_argument',
+        param: 'embedder.chunkTokens',
+        message: expect.stringContaining('at least 64'),
+      }),
+    );
+    expect(() => configured({ MAILSIFT_EMBEDDER_CHUNK_TOKENS: '10000' })).toThrow(
+      expect.objectContaining({ code: 'invalid_argument', param: 'embedder.chunkTokens' }),
+    );
+    expect(() =>
+      configured({ MAILSIFT_EMBEDDER_CHUNK_TOKENS: '128', MAILSIFT_EMBEDDER_CHUNK_OVERLAP_TOKENS: '64' }),
+    ).toThrow(expect.objectContaining({ code: 'invalid_argument', param: 'embedder.chunkOverlapTokens' }));
+    expect(() => configured({ MAILSIFT_EMBEDDER_CHUNK_OVERLAP_TOKENS: '-1' })).toThrow(
+      expect.objectContaining({ param: 'embedder.chunkOverlapTokens' }),
+    );
+    expect(configured({ MAILSIFT_EMBEDDER_CHUNK_TOKENS: '8192' }).chunkSize?.targetTokens).toBe(8192);
+  });
+
+  it('keeps an onnx chunk within what the model reads, counted by its own tokenizer', () => {
+    const path = defaultModelDir(process.env, 'all-MiniLM-L6-v2');
+    if (!existsSync(join(path, 'mailsift-model.json')))
+      throw new Error(`this test needs the model in ${path}: run scripts/fetch-model.sh first`);
+    // MiniLM reads 256 tokens unless told more (its position table has 512).
+    expect(() => createEmbedder({ kind: 'onnx', path, chunkTokens: 384 })).toThrow(
+      expect.objectContaining({
+        code: 'invalid_argument',
+        param: 'embedder.chunkTokens',
+        message: expect.stringContaining('maxTokens 256'),
+      }),
+    );
+    const embedder = createEmbedder({ kind: 'onnx', path, chunkTokens: 384, maxTokens: 384 });
+    expect(embedder.chunkSize).toEqual({ targetTokens: 384, overlapTokens: 40 });
+    expect(chunkOptionsFor(embedder).tokenizer?.id).toBe('onnx:all-MiniLM-L6-v2');
   });
 });

@@ -1,6 +1,6 @@
-// Provider settings for surfaces: the `embedder` and `llm` keys of mailsift.config.json
-// (or MAILSIFT_CONFIG), overridden by MAILSIFT_EMBEDDER_* / MAILSIFT_LLM_* variables, and
-// the provider objects built from them. The engine itself only ever receives objects.
+// Provider settings for surfaces: the `embedder` (with the chunk size) and `llm` keys of
+// mailsift.config.json (or MAILSIFT_CONFIG), overridden by MAILSIFT_EMBEDDER_* / MAILSIFT_LLM_*
+// variables, and the provider objects built from them. The engine only ever receives objects.
 
 import { homedir } from 'node:os';
 import { dirname, resolve } from 'node:path';
@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { type ConfigFile, type ConfigSources, readConfigFile } from '../core/config-file.js';
 import { MailsiftError } from '../core/errors.js';
 import { type ChatModel, openAiChat } from './chat.js';
+import { withChunkSize } from './chunking.js';
 import { type Embedder, openAiEmbedder } from './embedder.js';
 import { LOCAL_CHAT_MODEL, localChat } from './local-chat.js';
 import { defaultModelDir, onnxEmbedder } from './onnx-embedder.js';
@@ -21,13 +22,20 @@ const endpoint = {
   maxRetries: z.number().int().min(0).max(10).optional(),
   concurrency: z.number().int().min(1).max(64).optional(),
 };
+/** Detail-chunk size in tokens of the embedder's tokenizer; ranges are checked by withChunkSize. */
+const chunkSize = {
+  chunkTokens: z.number().int().optional(),
+  chunkOverlapTokens: z.number().int().optional(),
+};
 const openAiEmbedderSchema = z.strictObject({
   ...endpoint,
+  ...chunkSize,
   kind: z.literal('openai'),
   dimensions: z.number().int().positive().max(8192).optional(),
   batchSize: z.number().int().min(1).max(2048).optional(),
 });
 const onnxEmbedderSchema = z.strictObject({
+  ...chunkSize,
   kind: z.literal('onnx'),
   /** The model folder; default defaultModelDir(). Relative paths start at the config file's folder. */
   path: z.string().min(1).optional(),
@@ -89,6 +97,8 @@ const EMBEDDER_ENV_FIELDS: Record<string, string> = {
   ...ENV_FIELDS,
   ...LOCAL_ENV_FIELDS,
   quantized: 'QUANTIZED',
+  chunkTokens: 'CHUNK_TOKENS',
+  chunkOverlapTokens: 'CHUNK_OVERLAP_TOKENS',
 };
 const LLM_ENV_FIELDS: Record<string, string> = {
   ...ENV_FIELDS,
@@ -177,13 +187,16 @@ export function loadProviderConfig(sources: ConfigSources = {}): ProviderConfig 
   return { ...(embedder ? { embedder } : {}), ...(llm ? { llm } : {}) };
 }
 
+/** The configured embedder, carrying its checked chunk size (an invalid one throws, naming the key). */
 export function createEmbedder(config: EmbedderConfig): Embedder {
-  if (config.kind === 'onnx') {
-    const { kind: _kind, path, ...options } = config;
-    return onnxEmbedder({ modelDir: path ?? defaultModelDir(), ...options });
+  const { chunkTokens, chunkOverlapTokens, ...rest } = config;
+  const size = { chunkTokens, chunkOverlapTokens };
+  if (rest.kind === 'onnx') {
+    const { kind: _kind, path, ...options } = rest;
+    return withChunkSize(onnxEmbedder({ modelDir: path ?? defaultModelDir(), ...options }), size);
   }
-  const { kind: _kind, ...options } = config;
-  return openAiEmbedder(options);
+  const { kind: _kind, ...options } = rest;
+  return withChunkSize(openAiEmbedder(options), size);
 }
 
 export function createChatModel(config: LlmConfig): ChatModel {

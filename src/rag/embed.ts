@@ -6,6 +6,7 @@ import { describeError } from '../core/errors.js';
 import type { Mailsift } from '../engine.js';
 import type { EmbedderProbe } from '../health/index.js';
 import { sql } from '../store/index.js';
+import { chunkOptionsFor } from './chunking.js';
 import { unlessAborted } from './deadline.js';
 import type { Embedder } from './embedder.js';
 import { getRagMeta, setRagMeta } from './meta.js';
@@ -70,7 +71,7 @@ export async function embedPending(
   options: EmbedOptions = {},
 ): Promise<EmbedReport> {
   const db = engine.archive.db;
-  syncChunks(db, embedder.tokenizer ? { tokenizer: embedder.tokenizer } : {});
+  syncChunks(db, chunkOptionsFor(embedder));
   const batch = Math.max(1, options.batch ?? 64);
   const pending = sql(
     db,

@@ -2,6 +2,7 @@
 // endpoint (vLLM, llama.cpp, Ollama, LM Studio, TEI, OpenAI), batched, retried, bounded.
 
 import { z } from 'zod';
+import type { ChunkSize } from './chunk.js';
 import {
   type EndpointOptions,
   endpointUrl,
@@ -16,6 +17,13 @@ export interface Embedder {
   readonly id: string;
   /** The model's own tokenizer, when the embedder has one; chunk sizes fall back to words × 1.3. */
   readonly tokenizer?: TokenCounter;
+  /** The longest text it reads whole, in tokens of `tokenizer` (onnx: its truncation length). */
+  readonly maxTokens?: number;
+  /**
+   * The detail-chunk size configured with it (embedder.chunkTokens), in tokens of `tokenizer`;
+   * default CHUNK_DEFAULTS. Every caller that chunks takes it from here (chunkOptionsFor).
+   */
+  readonly chunkSize?: ChunkSize;
   /**
    * One vector per text, in order. Throws ProviderError when the provider fails. `purpose`
    * matters to retrieval models trained with a query/passage marker (e5); others ignore it.

@@ -5,11 +5,23 @@ export { type Answer, type AskOptions, ask, buildPrompt, type Citation, promptMa
 export { type ChatMessage, type ChatModel, type OpenAiChatOptions, openAiChat } from './chat.js';
 export {
   buildThreadChunks,
+  CHUNK_DEFAULTS,
   type ChunkDraft,
   type ChunkKind,
   type ChunkMeta,
   type ChunkOptions,
+  type ChunkSize,
 } from './chunk.js';
+export {
+  type Chunking,
+  type ChunkingStatus,
+  type ChunkSizeSettings,
+  chunkingStatus,
+  chunkOptionsFor,
+  MAX_CHUNK_TOKENS,
+  MIN_CHUNK_TOKENS,
+  withChunkSize,
+} from './chunking.js';
 export {
   type ConfigSources,
   createChatModel,

@@ -250,12 +250,14 @@ export function onnxEmbedder(options: OnnxEmbedderOptions): Embedder {
   };
 
   const counter: TokenCounter = {
+    id: `onnx:${manifest.name}`,
     count: (text) => tokenizer.encode(text, { add_special_tokens: false }).ids.length,
   };
 
   return {
     id: `onnx:${manifest.name}${options.quantized ? '-int8' : ''}:${manifest.dims}`,
     tokenizer: counter,
+    maxTokens,
     async embed(texts, purpose?: EmbedPurpose, signal?: AbortSignal) {
       const prefix =
         purpose === 'query' ? manifest.queryPrefix : purpose === 'passage' ? manifest.passagePrefix : '';

@@ -1,6 +1,6 @@
 // The user's providers with every call passed through a wrapper (a deadline, a wait for a
-// quiet moment), keeping what the pipeline reads of them: the embedder's id and tokenizer
-// (vectors and chunk sizes depend on them) and each call's purpose and signal.
+// quiet moment), keeping what the pipeline reads of them: the embedder's id, tokenizer and
+// chunk size (vectors and chunks depend on them) and each call's purpose and signal.
 
 import type { ChatModel } from './chat.js';
 import type { Embedder } from './embedder.js';
@@ -25,8 +25,8 @@ export function wrapProviderCalls(
     ...(embedder
       ? {
           embedder: {
-            id: embedder.id,
-            ...(embedder.tokenizer ? { tokenizer: embedder.tokenizer } : {}),
+            // Every field but the call itself, so a wrapped embedder chunks as the user's does.
+            ...embedder,
             embed: (texts, purpose, signal) =>
               wrap(() => embedder.embed(texts, purpose, signal), 'the embedder', signal),
           },

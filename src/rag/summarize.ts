@@ -9,13 +9,14 @@ import type { SummaryProbe } from '../health/index.js';
 import { type Db, loadThread, type StoredMessage, sql, type ThreadEntry } from '../store/index.js';
 import { escapeMail } from './answer.js';
 import type { ChatMessage, ChatModel } from './chat.js';
+import type { ChunkOptions } from './chunk.js';
 import { unlessAborted, withinDeadline } from './deadline.js';
 import { syncChunks } from './sync.js';
-import { approximateTokens, sentences, splitText, type TokenCounter, withoutSalutation } from './tokens.js';
+import { approximateTokens, sentences, splitText, withoutSalutation } from './tokens.js';
 
 export interface SummarizeOptions {
-  /** Chunk sizes for the sync run first: the embedder's tokenizer, as embedPending uses. */
-  readonly tokenizer?: TokenCounter;
+  /** Chunk options of the sync run first: chunkOptionsFor(embedder), as embedPending uses. */
+  readonly chunking?: ChunkOptions;
   /** Stop after this many threads (default: every due one). */
   readonly max?: number;
   /** The thread's text in the prompt, in approximate tokens; default 1500. */
@@ -159,9 +160,9 @@ export async function summarizePending(
   options: SummarizeOptions = {},
 ): Promise<SummarizeReport> {
   const db = engine.archive.db;
-  syncChunks(db, options.tokenizer ? { tokenizer: options.tokenizer } : {});
+  syncChunks(db, options.chunking);
   const now = options.now ?? Date.now;
-  const tokens = options.tokenizer ?? approximateTokens;
+  const tokens = options.chunking?.tokenizer ?? approximateTokens;
   const next = sql(
     db,
     `SELECT b.chunk_id AS chunkId, c.inbox_id AS inboxId, c.thread_id AS threadId, c.text, b.attempts

@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { type Db, type IndexHook, loadThread, sql } from '../store/index.js';
 import { buildThreadChunks, type ChunkOptions } from './chunk.js';
+import { adoptChunking, chunkingOf } from './chunking.js';
 import { deleteVectors } from './vectors.js';
 
 function markDirty(db: Db, rowid: number): void {
@@ -104,9 +105,14 @@ export interface SyncOptions extends ChunkOptions {
   readonly limit?: number;
 }
 
-/** Rebuilds the chunks of dirty threads (all, or `options.threads`), a few per transaction. */
+/**
+ * Rebuilds the chunks of dirty threads (all, or `options.threads`), a few per transaction.
+ * Chunk options other than those recorded with the archive's chunks first mark every chunked
+ * thread dirty (adoptChunking): pass chunkOptionsFor(embedder), as every caller does.
+ */
 export function syncChunks(db: Db, options: SyncOptions = {}): SyncReport {
   const { threads: only, limit = Number.POSITIVE_INFINITY, ...chunkOptions } = options;
+  adoptChunking(db, chunkingOf(chunkOptions));
   let threads = 0;
   let chunksAdded = 0;
   const next =

@@ -3,11 +3,14 @@
 
 /** Counts tokens the way the embedding model would; implementations wrap a real tokenizer. */
 export interface TokenCounter {
+  /** Recorded with the chunks (see chunking.ts): chunks counted by another tokenizer are rebuilt. */
+  readonly id: string;
   count(text: string): number;
 }
 
 /** Without the model's tokenizer: ~1.3 subword tokens per whitespace word (English-like text). */
 export const approximateTokens: TokenCounter = {
+  id: 'approximate',
   count: (text) => Math.ceil(wordCount(text) * 1.3),
 };
 

@@ -8,7 +8,17 @@ import { describe, expect, it } from 'vitest';
 import type { Mailsift } from '../../engine.js';
 import { Mailsift as Engine } from '../../engine.js';
 import { checkHealth, DEFAULT_THRESHOLDS } from '../../health/index.js';
-import { backlogSize, embedderProbe, summaryBacklog, summaryProbe, vectorModel } from '../../rag/index.js';
+import {
+  backlogSize,
+  chunkingStatus,
+  chunkOptionsFor,
+  embedderProbe,
+  embedPending,
+  summaryBacklog,
+  summaryProbe,
+  vectorModel,
+  withChunkSize,
+} from '../../rag/index.js';
 import { countRows, openGrowingArchive, useLoopback } from '../../rag/test-helpers.js';
 import { type RunningServer, startServer } from '../http/index.js';
 import { type BackgroundDrainOptions, type DrainPass, startBackgroundDrain } from './background-drain.js';
@@ -220,6 +230,23 @@ describe('the background drain of a server', () => {
     await drain.stop();
     expect(embeddings() - before).toBeGreaterThan(0);
     expect(count(engine, 'rag_vectors')).toBe(count(engine, 'rag_chunks'));
+    engine.close();
+  });
+
+  it('re-chunks and re-embeds an archive whose chunk size was changed, with nothing else waiting', async () => {
+    const engine = await pendingArchive();
+    await embedPending(engine, embedder());
+    expect(backlogSize(engine)).toEqual({ pendingChunks: 0, threadsAwaitingChunks: 0 });
+    const chunks = count(engine, 'rag_chunks');
+    const smaller = withChunkSize(embedder(), { chunkTokens: 96, chunkOverlapTokens: 16 });
+    const drain = observedDrain(engine, { embedder: smaller }, { intervalMs: 5 });
+    const pass = await drain.next((p) => p.drained.embedding?.remaining === 0);
+    await drain.stop();
+    expect(drain.passes.some((p) => p.chunked.threads > 0)).toBe(true);
+    expect(pass.drained.embedding?.embedded).toBeGreaterThan(0);
+    expect(count(engine, 'rag_chunks')).toBeGreaterThan(chunks);
+    expect(count(engine, 'rag_vectors')).toBe(count(engine, 'rag_chunks'));
+    expect(chunkingStatus(engine.archive.db, chunkOptionsFor(smaller)).rechunkPending).toBe(false);
     engine.close();
   });
 

@@ -7,7 +7,13 @@ import { type Command, Option } from 'commander';
 import { describeError } from '../../core/errors.js';
 import type { Mailsift } from '../../engine.js';
 import { type BacklogDrain, parseDuration } from '../../health/index.js';
-import { syncChunks, type TokenCounter, wrapProviderCalls } from '../../rag/index.js';
+import {
+  type ChunkOptions,
+  chunkingStatus,
+  chunkOptionsFor,
+  syncChunks,
+  wrapProviderCalls,
+} from '../../rag/index.js';
 import { sql } from '../../store/index.js';
 import {
   type DrainLimitFlags,
@@ -80,6 +86,7 @@ function workWaits(engine: Mailsift, providers: DrainProviders): boolean {
   const any = (query: string, ...args: unknown[]) => sql(engine.archive.db, query).get(...args) !== undefined;
   return (
     any('SELECT 1 FROM rag_dirty_threads LIMIT 1') ||
+    chunkingStatus(engine.archive.db, chunkOptionsFor(providers.embedder)).rechunkPending ||
     (providers.embedder !== undefined && any('SELECT 1 FROM embedding_backlog LIMIT 1')) ||
     (providers.llm !== undefined &&
       any('SELECT 1 FROM rag_summary_backlog WHERE retry_at <= ? LIMIT 1', Date.now()))
@@ -99,7 +106,7 @@ async function quietMoment(requests: Requests, signal: AbortSignal | undefined):
  */
 async function chunkInSlices(
   engine: Mailsift,
-  tokenizer: TokenCounter | undefined,
+  chunking: ChunkOptions,
   requests: Requests | undefined,
   signal: AbortSignal,
 ): Promise<DrainPass['chunked']> {
@@ -108,7 +115,7 @@ async function chunkInSlices(
   while (!signal.aborted && spent < CHUNK_BUDGET_MS) {
     if (requests) await quietMoment(requests, signal);
     const started = performance.now();
-    const slice = syncChunks(engine.archive.db, { limit: CHUNK_SLICE, ...(tokenizer ? { tokenizer } : {}) });
+    const slice = syncChunks(engine.archive.db, { ...chunking, limit: CHUNK_SLICE });
     threads += slice.threads;
     if (slice.threads < CHUNK_SLICE) return { threads, remaining: 0 };
     const took = performance.now() - started;
@@ -154,7 +161,7 @@ export function startBackgroundDrain(
     try {
       if (!workWaits(engine, providers)) return idle;
       const leased = await withDrainLease(engine.archive.db, async () => {
-        const chunked = await chunkInSlices(engine, providers.embedder?.tokenizer, requests, signal);
+        const chunked = await chunkInSlices(engine, chunkOptionsFor(providers.embedder), requests, signal);
         if (chunked.remaining > 0 || signal.aborted) return { chunked, drained: {} };
         return { chunked, drained: await drainBacklogs(engine, calls, { ...limits, signal }) };
       });

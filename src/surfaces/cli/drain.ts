@@ -5,7 +5,13 @@
 import type { Command } from 'commander';
 import type { Mailsift } from '../../engine.js';
 import type { BacklogDrain } from '../../health/index.js';
-import { type ChatModel, type Embedder, embedPending, summarizePending } from '../../rag/index.js';
+import {
+  type ChatModel,
+  chunkOptionsFor,
+  type Embedder,
+  embedPending,
+  summarizePending,
+} from '../../rag/index.js';
 import { positiveInteger } from './arguments.js';
 
 export interface DrainProviders {
@@ -73,7 +79,7 @@ export async function drainBacklogs(
   const capped = limits.maxChunks !== undefined && (embedding?.remaining ?? 0) > 0;
   if (!llm || embedding?.error || capped || limits.signal?.aborted) return embedding ? { embedding } : {};
   const summaries = await summarizePending(engine, llm, {
-    ...(embedder?.tokenizer ? { tokenizer: embedder.tokenizer } : {}),
+    chunking: chunkOptionsFor(embedder),
     ...(limits.maxSummaries ? { max: limits.maxSummaries } : {}),
     ...signal,
   });

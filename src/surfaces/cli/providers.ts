@@ -2,13 +2,12 @@
 // and MAILSIFT_* variables, handed to the engine as objects.
 
 import type { Mailsift } from '../../engine.js';
-import type { EmbedderProbe, SummaryProbe } from '../../health/index.js';
+import type { SummaryProbe } from '../../health/index.js';
 import {
   type ChatModel,
   createChatModel,
   createEmbedder,
   type Embedder,
-  embedderProbe,
   loadProviderConfig,
   summaryProbe,
 } from '../../rag/index.js';
@@ -22,12 +21,6 @@ export function configuredEmbedder(): Embedder | undefined {
 export function configuredLlm(): ChatModel | undefined {
   const { llm } = loadProviderConfig();
   return llm ? createChatModel(llm) : undefined;
-}
-
-/** The health probe of the configured embedder (backlog, last error); none without one. */
-export function configuredEmbedderProbe(engine: Mailsift): EmbedderProbe | undefined {
-  const embedder = configuredEmbedder();
-  return embedder ? embedderProbe(engine, embedder) : undefined;
 }
 
 /** The health probe of the configured LLM's summary backlog; none without an LLM. */

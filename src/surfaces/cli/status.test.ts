@@ -7,7 +7,7 @@ import { CLI, runCli } from '../../../test/e2e/cli.js';
 import { tempDir } from '../../../test/temp.js';
 import { Mailsift } from '../../engine.js';
 import { type Loopback, startLoopback } from '../../rag/openai-loopback.js';
-import { RAG_FIXTURES } from '../../rag/test-helpers.js';
+import { loopbackEnv, RAG_FIXTURES } from '../../rag/test-helpers.js';
 import { withDrainLease } from './drain-lease.js';
 
 describe('mailsift status: the embedding backlog (built CLI)', () => {
@@ -45,6 +45,40 @@ describe('mailsift status: the embedding backlog (built CLI)', () => {
     });
     const drained = JSON.parse(run('status', '--check', '--json').stdout);
     expect(drained.inboxes[0]).toMatchObject({ embeddingBacklog: 0, threadsAwaitingChunks: 0 });
+  });
+
+  it('shows the chunk size in use, and a re-chunk pending once it changes until embed rebuilds', async () => {
+    const db = join(tempDir('mailsift-status-'), 'a.db');
+    const env = loopbackEnv(server.url, { llm: false });
+    const smaller = { ...env, MAILSIFT_EMBEDDER_CHUNK_TOKENS: '128' };
+    const embed = (vars: NodeJS.ProcessEnv) =>
+      promisify(execFile)(process.execPath, [CLI, 'embed', '--db', db], { env: { ...process.env, ...vars } });
+    expect(
+      runCli(
+        ['ingest', join(RAG_FIXTURES, 'budget-thread'), '--inbox', 'work', '--no-embed', '--db', db],
+        env,
+      ).status,
+    ).toBe(0);
+    await embed(env);
+    const approximate = 'of the approximate (words x 1.3) tokenizer';
+    expect(runCli(['status', '--db', db], env).stdout).toContain(
+      `chunks: 256 tokens (overlap 40) ${approximate}\n`,
+    );
+
+    expect(runCli(['status', '--db', db], smaller).stdout).toContain(
+      `chunks: 128 tokens (overlap 40) ${approximate}; re-chunk pending: the chunks were built at 256 tokens (overlap 40)`,
+    );
+    expect(JSON.parse(runCli(['status', '--json', '--db', db], smaller).stdout).chunking).toMatchObject({
+      configured: { targetTokens: 128, overlapTokens: 40, tokenizer: 'approximate' },
+      recorded: { targetTokens: 256 },
+      rechunkPending: true,
+    });
+    expect((await embed(smaller)).stdout).toMatch(/embedded [1-9]\d* chunks, 0 pending/);
+    expect(runCli(['status', '--db', db], smaller).stdout).not.toContain('re-chunk pending');
+
+    const refused = runCli(['status', '--db', db], { ...env, MAILSIFT_EMBEDDER_CHUNK_TOKENS: '16' });
+    expect(refused.status).not.toBe(0);
+    expect(refused.stderr).toContain('embedder.chunkTokens must be an integer of at least 64 tokens, got 16');
   });
 
   it('reports the thread summaries waiting for the LLM, and embed writes them', async () => {

@@ -1,11 +1,20 @@
-// mailsift status: counts of messages, threads, inboxes, duplicates, the failures, and the
-// pipeline health checks; `--check` exits non-zero when a check fails (cron, systemd timers).
+// mailsift status: counts of messages, threads, inboxes, duplicates, the failures, the chunk
+// size (and a pending re-chunk), and the pipeline health checks; `--check` exits non-zero when
+// a check fails (cron, systemd timers).
 
 import type { Command } from 'commander';
 import { checkHealth, eachCheck, type HealthReport, loadHealthThresholds } from '../../../health/index.js';
-import { loadProviderConfig, summaryBacklog } from '../../../rag/index.js';
+import {
+  type Chunking,
+  type ChunkingStatus,
+  chunkingStatus,
+  chunkOptionsFor,
+  embedderProbe,
+  loadProviderConfig,
+  summaryBacklog,
+} from '../../../rag/index.js';
 import { type GlobalOptions, printJson, printLine, withEngine } from '../context.js';
-import { configuredEmbedderProbe, configuredSummaryProbe } from '../providers.js';
+import { configuredEmbedder, configuredSummaryProbe } from '../providers.js';
 
 export function healthLines(report: HealthReport): string[] {
   const lines = [`health: ${report.status}`];
@@ -16,6 +25,16 @@ export function healthLines(report: HealthReport): string[] {
   return lines;
 }
 
+const size = (c: Chunking): string =>
+  `${c.targetTokens} tokens (overlap ${c.overlapTokens}) of the ${c.tokenizer === 'approximate' ? 'approximate (words x 1.3)' : c.tokenizer} tokenizer`;
+
+/** The chunk size in use, and whether the chunks were built with another. */
+function chunkingLine({ configured, recorded, rechunkPending }: ChunkingStatus): string {
+  if (!rechunkPending) return `chunks: ${size(configured)}`;
+  const built = recorded ? `built at ${size(recorded)}` : 'built before their size was recorded';
+  return `chunks: ${size(configured)}; re-chunk pending: the chunks were ${built} (mailsift serve, watch or embed rebuilds and re-embeds them)`;
+}
+
 export function registerStatus(program: Command, globals: () => GlobalOptions): void {
   program
     .command('status')
@@ -24,17 +43,21 @@ export function registerStatus(program: Command, globals: () => GlobalOptions): 
     .action(async (options: { check?: boolean }) => {
       const global = globals();
       const thresholds = loadHealthThresholds();
-      const { stats, health, summaries } = await withEngine(global, (engine) => ({
+      const embedder = configuredEmbedder();
+      const { stats, health, summaries, chunking } = await withEngine(global, (engine) => ({
         stats: engine.status(),
         health: checkHealth(engine, thresholds, new Date(), {
-          embedder: configuredEmbedderProbe(engine),
+          embedder: embedder ? embedderProbe(engine, embedder) : undefined,
           summaries: configuredSummaryProbe(engine),
         }),
         summaries: loadProviderConfig().llm ? summaryBacklog(engine) : undefined,
+        chunking: chunkingStatus(engine.archive.db, chunkOptionsFor(embedder)),
       }));
       if (options.check && health.status === 'fail') process.exitCode = 1;
       if (global.json)
-        return printJson(options.check ? health : { ...stats, health, ...(summaries ? { summaries } : {}) });
+        return printJson(
+          options.check ? health : { ...stats, health, chunking, ...(summaries ? { summaries } : {}) },
+        );
       if (options.check) {
         for (const line of healthLines(health)) printLine(line);
         return;
@@ -43,6 +66,7 @@ export function registerStatus(program: Command, globals: () => GlobalOptions): 
         `${stats.messages} messages · ${stats.threads} threads · ${stats.inboxes} inbox(es) · ` +
           `${stats.duplicates} duplicates · ${stats.variants} variants · ${stats.failures} failures`,
       );
+      printLine(chunkingLine(chunking));
       if (summaries && summaries.pending > 0)
         printLine(
           `${summaries.pending} thread summaries awaiting the LLM (mailsift serve, watch or embed writes them)` +
