@@ -195,17 +195,94 @@ export function walkMime(bytes: Buffer): MimeTree {
   return { leaves, containers, warnings, truncated: tooDeep || tooMany };
 }
 
+const SPACE = 0x20;
+const TAB = 0x09;
+const CR = 0x0d;
+const LF = 0x0a;
+const EQUALS = 0x3d;
+
+/** Value of an ASCII hex digit, -1 for any other byte. */
+function hexValue(byte: number): number {
+  if (byte >= 0x30 && byte <= 0x39) return byte - 0x30;
+  const lower = byte | 0x20;
+  return lower >= 0x61 && lower <= 0x66 ? lower - 0x57 : -1;
+}
+
 /**
  * Quoted-printable as mailparser's decoder (libqp) reads it: whitespace at the end of a line
  * dropped (RFC 2045 6.7: it was added in transport), soft line breaks removed, =XX escapes.
+ * Three passes over a copy of the bytes, each in place and in that order (a soft break
+ * removed can join an escape: `==<CRLF>41` is `=A`), each jumping between the bytes it acts
+ * on (line breaks, `=`) with indexOf and moving the spans between them whole: three regex
+ * replaces over a latin1 string, with a callback per escape, cost ~20 us of a ~150 us parse.
  */
 function decodeQuotedPrintable(body: Buffer): Buffer {
-  const text = body
-    .toString('latin1')
-    .replace(/(^|[^ \t])[ \t]+(?=[\r\n]|$)/g, '$1')
-    .replace(/=(?:\r?\n|$)/g, '')
-    .replace(/=([0-9a-f]{2})/gi, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
-  return Buffer.from(text, 'latin1');
+  const bytes = Buffer.from(body);
+  const length = dropTrailingBlanks(bytes, bytes.length);
+  const decoded = decodeEscapes(bytes, dropSoftBreaks(bytes, length));
+  return decoded === bytes.length ? bytes : Buffer.from(bytes.subarray(0, decoded));
+}
+
+/** Index of `byte` in bytes[from, length), or `length`. */
+function find(bytes: Buffer, byte: number, from: number, length: number): number {
+  const at = bytes.indexOf(byte, from);
+  return at < 0 || at > length ? length : at;
+}
+
+/** Removes each run of spaces and tabs before a CR, an LF or the end; returns the new length. */
+function dropTrailingBlanks(bytes: Buffer, length: number): number {
+  let out = 0;
+  let from = 0;
+  let cr = find(bytes, CR, 0, length);
+  let lf = find(bytes, LF, 0, length);
+  for (;;) {
+    const at = Math.min(cr, lf);
+    let kept = at;
+    while (kept > from && (bytes[kept - 1] === SPACE || bytes[kept - 1] === TAB)) kept--;
+    bytes.copyWithin(out, from, kept);
+    out += kept - from;
+    if (at === length) return out;
+    from = at;
+    if (at === cr) cr = find(bytes, CR, at + 1, length);
+    else lf = find(bytes, LF, at + 1, length);
+  }
+}
+
+/** Removes `=` before CRLF, LF or the end; returns the new length. */
+function dropSoftBreaks(bytes: Buffer, length: number): number {
+  let out = 0;
+  let from = 0;
+  for (let at = find(bytes, EQUALS, 0, length); at < length; at = find(bytes, EQUALS, at + 1, length)) {
+    const next = at + 1 === length || bytes[at + 1] === LF ? at + 2 : -1;
+    const end =
+      next >= 0 ? next : at + 2 < length && bytes[at + 1] === CR && bytes[at + 2] === LF ? at + 3 : -1;
+    if (end < 0) continue;
+    bytes.copyWithin(out, from, at);
+    out += at - from;
+    from = Math.min(end, length);
+    at = from - 1;
+  }
+  bytes.copyWithin(out, from, length);
+  return out + length - from;
+}
+
+/** Decodes each `=` and two hex digits into its byte; returns the new length. */
+function decodeEscapes(bytes: Buffer, length: number): number {
+  let out = 0;
+  let from = 0;
+  for (let at = find(bytes, EQUALS, 0, length); at < length; at = find(bytes, EQUALS, at + 1, length)) {
+    if (at + 2 >= length) break;
+    const high = hexValue(bytes[at + 1] as number);
+    const low = high < 0 ? -1 : hexValue(bytes[at + 2] as number);
+    if (low < 0) continue;
+    bytes.copyWithin(out, from, at);
+    out += at - from;
+    bytes[out++] = (high << 4) | low;
+    from = at + 3;
+    at = from - 1;
+  }
+  bytes.copyWithin(out, from, length);
+  return out + length - from;
 }
 
 /** The decoded bytes of a leaf body (base64, quoted-printable, or as is). */
