@@ -49,17 +49,21 @@ const hashOf = (kind: string, text: string): string =>
 
 /**
  * Rebuilds one thread's chunks. Chunks whose kind and text are unchanged keep their id and
- * vector; new ones go to the embedding backlog, a new (extractive) summary also to the LLM's
- * summary backlog; gone ones are removed with their vectors.
+ * vector (and take the current tokenizer's count); new ones go to the embedding backlog, a new
+ * (extractive) summary also to the LLM's summary backlog; gone ones are removed with their vectors.
  */
 function rebuildThread(db: Db, inboxId: number, threadId: string, options: ChunkOptions): number {
   const entries = loadThread(db, inboxId, threadId);
   const drafts = buildThreadChunks(entries, options);
-  const existing = sql(db, 'SELECT id, hash FROM rag_chunks WHERE inbox_id = ? AND thread_id = ?').all(
-    inboxId,
-    threadId,
-  ) as Array<{ id: number; hash: string }>;
-  const byHash = new Map(existing.map((r) => [r.hash, r.id]));
+  // An LLM-written summary keeps its draft's hash but not its text: its count is its own.
+  const existing = sql(
+    db,
+    `SELECT c.id, c.hash, c.tokens, c.kind = 'summary' AND b.chunk_id IS NULL AS rewritten
+     FROM rag_chunks c LEFT JOIN rag_summary_backlog b ON b.chunk_id = c.id
+     WHERE c.inbox_id = ? AND c.thread_id = ?`,
+  ).all(inboxId, threadId) as Array<{ id: number; hash: string; tokens: number; rewritten: number }>;
+  const byHash = new Map(existing.map((r) => [r.hash, r]));
+  const recount = sql(db, 'UPDATE rag_chunks SET tokens = ? WHERE id = ?');
   const insert = sql(
     db,
     'INSERT INTO rag_chunks (inbox_id, thread_id, kind, hash, text, tokens, meta) VALUES (?, ?, ?, ?, ?, ?, ?)',
@@ -70,8 +74,11 @@ function rebuildThread(db: Db, inboxId: number, threadId: string, options: Chunk
   let added = 0;
   for (const draft of drafts) {
     const hash = hashOf(draft.kind, draft.text);
-    if (byHash.has(hash)) {
+    const kept = byHash.get(hash);
+    if (kept) {
       byHash.delete(hash);
+      // Same text, counted by another tokenizer (a re-chunk after the embedder changed).
+      if (kept.tokens !== draft.tokens && !kept.rewritten) recount.run(draft.tokens, kept.id);
       continue;
     }
     const id = Number(
@@ -83,7 +90,10 @@ function rebuildThread(db: Db, inboxId: number, threadId: string, options: Chunk
     if (draft.kind === 'summary') awaitLlm.run(id);
     added++;
   }
-  removeChunks(db, [...byHash.values()]);
+  removeChunks(
+    db,
+    [...byHash.values()].map((r) => r.id),
+  );
   return added;
 }
 
