@@ -4,7 +4,7 @@
 
 import { foldTerm } from './fold.js';
 import type { Language } from './language.js';
-import { tokenize } from './tokenizer.js';
+import { forEachRun } from './tokenizer.js';
 
 /** Folded function words that are frequent in one of our Latin-script languages. */
 const WORDS: Readonly<Record<Exclude<Language, 'ru'>, string>> = {
@@ -38,13 +38,15 @@ const MIN_LEAD = 2;
 /** The language whose function words clearly dominate the sample, or null to defer. */
 export function guessByFunctionWords(sample: string): Language | null {
   const scores = new Map<Language, number>();
-  for (const token of tokenize(sample)) {
+  // Runs, not tokens: most are too long to be a function word, and are never sliced.
+  forEachRun(sample, (start, end, ascii) => {
     // Folding keeps an ASCII run's length; other runs may lose marks, so they are folded.
-    if (token.ascii && token.source.length > LONGEST) continue;
-    const weights = WEIGHTS.get(token.ascii ? token.source.toLowerCase() : foldTerm(token.source));
-    if (weights === undefined) continue;
+    if (ascii && end - start > LONGEST) return;
+    const run = sample.slice(start, end);
+    const weights = WEIGHTS.get(ascii ? run.toLowerCase() : foldTerm(run));
+    if (weights === undefined) return;
     for (const [language, weight] of weights) scores.set(language, (scores.get(language) ?? 0) + weight);
-  }
+  });
   let best: Language | null = null;
   let bestScore = 0;
   let secondScore = 0;

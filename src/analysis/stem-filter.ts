@@ -2,7 +2,7 @@
 // a weaker match the search layer keeps apart from exact terms (route by kind).
 
 import type { Language } from './language.js';
-import { stemWord } from './stemmer.js';
+import { wordStemmer } from './stemmer.js';
 import type { StreamToken, TokenFilter } from './types.js';
 
 /**
@@ -12,12 +12,13 @@ import type { StreamToken, TokenFilter } from './types.js';
  * So a query stem matches a document's stem tokens OR its word tokens.
  */
 export function stemFilter(language: Language): TokenFilter {
+  const stemWord = wordStemmer(language);
   return (tokens, reason) => {
     const out: StreamToken[] = [];
     for (const token of tokens) {
       out.push(token);
       if (token.kind !== 'word') continue;
-      const stem = stemWord(language, token.source);
+      const stem = stemWord(token.source);
       if (stem === '' || (reason === 'document' && stem === token.term)) continue;
       // Spelled out rather than spread: the same shape as the tokenizer's tokens.
       out.push({

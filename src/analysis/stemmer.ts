@@ -49,16 +49,26 @@ function stemmerFor(language: Language): CachedStemmer {
  * compares with folded query stems.
  */
 export function stemWord(language: Language, word: string): string {
-  if (word.length < MIN_STEM_INPUT || word.length > MAX_TOKEN_LENGTH) return '';
+  return wordStemmer(language)(word);
+}
+
+/**
+ * stemWord for one language, its stemmer and cache looked up once: a document stems each of
+ * its ~600 words, and the lookup by language was a Map read per word.
+ */
+export function wordStemmer(language: Language): (word: string) => string {
   const { stemmer, cache } = stemmerFor(language);
-  let stem = cache.get(word);
-  if (stem === undefined) {
-    // Codes and numbers (`4471`, `2nd`, `v2`) have no stem.
-    stem = hasAsciiDigit(word) ? '' : foldTerm(stemmer.stem(stemmerInput(word)));
-    if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value as string);
-    cache.set(word, stem);
-  }
-  return stem;
+  return (word) => {
+    if (word.length < MIN_STEM_INPUT || word.length > MAX_TOKEN_LENGTH) return '';
+    let stem = cache.get(word);
+    if (stem === undefined) {
+      // Codes and numbers (`4471`, `2nd`, `v2`) have no stem.
+      stem = hasAsciiDigit(word) ? '' : foldTerm(stemmer.stem(stemmerInput(word)));
+      if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+      cache.set(word, stem);
+    }
+    return stem;
+  };
 }
 
 /** NFKC so ligatures, fullwidth and styled letters (`ﬁ`, `Ｆ`, `𝐈`) reach the stemmer as plain letters. */

@@ -52,12 +52,13 @@ function classAt(table: Uint8Array, text: string, i: number): { cls: number; wid
   return { cls: classOfAstral(((c - 0xd800) << 10) + (low - 0xdc00) + 0x10000), width: 2 };
 }
 
-/** Splits text into alphanumeric runs, in order, as unfolded word tokens. */
-export function tokenize(text: string): StreamToken[] {
+/**
+ * Calls `visit` with each alphanumeric run of `text`, in order: its span, and whether every
+ * unit of it is ASCII. No token and no string per run, for callers that look at few of them.
+ */
+export function forEachRun(text: string, visit: (start: number, end: number, ascii: boolean) => void): void {
   const table = classTable();
-  const runs: StreamToken[] = [];
   const n = text.length;
-  let previousEnd = -2;
   let i = 0;
   while (i < n) {
     const c = text.charCodeAt(i);
@@ -84,13 +85,23 @@ export function tokenize(text: string): StreamToken[] {
         i += width;
       }
     }
+    visit(start, i, ascii);
+  }
+}
+
+/** Splits text into alphanumeric runs, in order, as unfolded word tokens. */
+export function tokenize(text: string): StreamToken[] {
+  const table = classTable();
+  const runs: StreamToken[] = [];
+  let previousEnd = -2;
+  forEachRun(text, (start, end, ascii) => {
     const joiner =
       previousEnd === start - 1 && table[text.charCodeAt(start - 1)] === JOINER
         ? (text[start - 1] as string)
         : '';
-    const source = text.slice(start, i);
-    runs.push({ term: source, start, end: i, kind: 'word', source, ascii, joiner });
-    previousEnd = i;
-  }
+    const source = text.slice(start, end);
+    runs.push({ term: source, start, end, kind: 'word', source, ascii, joiner });
+    previousEnd = end;
+  });
   return runs;
 }
