@@ -12,7 +12,9 @@ export {
   FLAG_BULK,
   FLAG_UNTRUSTED,
   type Positions,
+  type PositionsCursor,
   type Postings,
+  positionsCursor,
   postingsLength,
 } from './postings-codec.js';
 export {

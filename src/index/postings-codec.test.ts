@@ -9,17 +9,22 @@ import {
   encodePostings,
   FLAG_BULK,
   FLAG_UNTRUSTED,
+  positionsCursor,
 } from './postings-codec.js';
+
+/**
+ * Three columns; document 7 is absent from the middle one, document 300 has a long quoted
+ * history (positions past 16,383 need three varint bytes).
+ */
+const THREE_COLUMNS = {
+  ords: [0, 7, 300, 70_000],
+  counts: [1, 0, 2, 3, 1, 0, 0, 0, 200, 1, 1, 1],
+  positions: [4, 0, 9, 1, 5, 40, 2, ...Array.from({ length: 200 }, (_, i) => 16_000 + i * 3), 0, 0, 1],
+};
 
 describe('postings codec', () => {
   it('round-trips ordinals, column counts and positions, multi-byte values included', () => {
-    // Three columns; document 7 is absent from the middle one, document 300 has a long
-    // quoted history (positions past 16,383 need three varint bytes).
-    const list = {
-      ords: [0, 7, 300, 70_000],
-      counts: [1, 0, 2, 3, 1, 0, 0, 0, 200, 1, 1, 1],
-      positions: [4, 0, 9, 1, 5, 40, 2, ...Array.from({ length: 200 }, (_, i) => 16_000 + i * 3), 0, 0, 1],
-    };
+    const list = THREE_COLUMNS;
     const encoded = encodePostings(list, 3);
     const postings = decodePostings(encoded.postings, 3);
     expect(Array.from(postings.ords)).toEqual(list.ords);
@@ -59,6 +64,30 @@ describe('postings codec', () => {
     const where = decodePositions(encoded.positions, some, null);
     expect(Array.from(where.positions)).toEqual([300, 301, 20_000, 0]);
     expect(Array.from(where.starts)).toEqual([0, 3]);
+  });
+
+  it('reads positions entry by entry, in the columns asked for, past skipped entries and documents', () => {
+    // Decoded for documents 7 and 70,000 only: entry 0's positions come after document 0's
+    // and 300's (multi-byte ones) unread.
+    const encoded = encodePostings(THREE_COLUMNS, 3);
+    const some = decodePostings(encoded.postings, 3, Int32Array.from([7, 70_000]));
+    const cursor = positionsCursor(encoded.positions, some);
+    const into = new Uint32Array(8).fill(99);
+    // Columns 0 and 2 of document 7 (it has none in 2): column 1's position is skipped.
+    const fill = Int32Array.from([0, 0, 3]);
+    cursor.read(0, 0b101, into, fill);
+    expect(Array.from(fill)).toEqual([3, 0, 3]);
+    // Document 70,000, every column, each after the last.
+    const next = Int32Array.from([4, 5, 6]);
+    cursor.read(1, 0b111, into, next);
+    expect(Array.from(next)).toEqual([5, 6, 7]);
+    expect(Array.from(into)).toEqual([1, 5, 40, 99, 0, 0, 1, 99]);
+    // Passing over an entry: document 70,000's column 2 alone, after skipping document 7's.
+    const again = positionsCursor(encoded.positions, some);
+    const one = Int32Array.from([0, 0, 3]);
+    again.read(1, 0b100, into, one);
+    expect(Array.from(one)).toEqual([0, 0, 4]);
+    expect(into[3]).toBe(1);
   });
 
   it('splices shifted postings into the blob a re-encoding of their union would be', () => {

@@ -396,3 +396,51 @@ export function decodePositions(blob: Uint8Array, postings: Postings, chosen: Ui
   }
   return { positions, starts };
 }
+
+/**
+ * Reads one term's positions blob entry by entry, beside its postings as decodePostings
+ * returned them (skips included), for callers that want a few documents' positions at a
+ * time into a buffer of their own rather than the whole list's at once.
+ */
+export interface PositionsCursor {
+  /**
+   * Entry `entry`'s positions (entries are read in ascending order; those passed over are
+   * skipped unread): column c's, when `mask` has bit c, are written to `into` from
+   * `fill[c]` on, which moves past them; the other columns' are skipped.
+   */
+  read(entry: number, mask: number, into: Uint32Array, fill: Int32Array): void;
+}
+
+export function positionsCursor(blob: Uint8Array, postings: Postings): PositionsCursor {
+  const { counts, columns, skips } = postings;
+  const read = byteReader(blob);
+  let next = 0;
+  // Varints already passed over but not yet skipped: skips run together into one walk.
+  let lag = 0;
+  return {
+    read(entry, mask, into, fill): void {
+      for (; next < entry; next++) {
+        if (skips) lag += skips[next] as number;
+        for (let c = 0; c < columns; c++) lag += counts[next * columns + c] as number;
+      }
+      if (skips) lag += skips[entry] as number;
+      for (let c = 0; c < columns; c++) {
+        const count = counts[entry * columns + c] as number;
+        if (((mask >>> c) & 1) === 0) {
+          lag += count;
+          continue;
+        }
+        read.skip(lag);
+        lag = 0;
+        let at = fill[c] as number;
+        let position = 0;
+        for (let left = count; left > 0; left--) {
+          position += read.varint();
+          into[at++] = position;
+        }
+        fill[c] = at;
+      }
+      next = entry + 1;
+    },
+  };
+}

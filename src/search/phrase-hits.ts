@@ -4,15 +4,15 @@
 
 import {
   COLUMNS,
-  decodePositions,
   decodePostings,
   decodeWeighted,
   FAMILIES,
   type Family,
   familyOf,
-  type Positions,
+  type PositionsCursor,
   type PostingRow,
   type Postings,
+  positionsCursor,
   postingsLength,
   readPostingRows,
   type Segment,
@@ -103,13 +103,6 @@ function countHits(blobs: readonly Uint8Array[], filter: ColumnFilter): PhraseHi
   return combine(blobs.map((blob) => decodeWeighted(blob, filter.width, filter.inFilter, filter.weights)));
 }
 
-/** A phrase part over the documents every part holds: shared document j is entry `entry[j]` (j when null). */
-interface Part {
-  readonly list: Postings;
-  readonly where: Positions;
-  readonly entry: Int32Array | null;
-}
-
 /** The ordinals any of `lists` holds, ascending, once each (a document can hold two expansions of a prefix). */
 function unionOrds(lists: readonly Postings[]): Int32Array {
   if (lists.length === 1) return (lists[0] as Postings).ords;
@@ -128,119 +121,89 @@ function unionOrds(lists: readonly Postings[]): Int32Array {
   return all.subarray(0, unique);
 }
 
-/** Each of `docs`' entry in `list`, -1 where it has none (both ascending). */
-function entriesOf(list: Postings, docs: Int32Array): Int32Array {
-  const entries = new Int32Array(docs.length).fill(-1);
-  let e = 0;
-  for (let j = 0; j < docs.length; j++) {
-    const ord = docs[j] as number;
-    while (e < list.length && (list.ords[e] as number) < ord) e++;
-    if (list.ords[e] === ord) entries[j] = e;
-  }
-  return entries;
-}
-
-/** Positions of the entries `entries` names, skipping the rest of the list's. */
-function positionsOf(list: Postings, blob: Uint8Array, entries: Int32Array): Positions {
-  if (list.length === entries.length) return decodePositions(blob, list, null);
-  const chosen = new Uint8Array(list.length);
-  for (const e of entries) if (e >= 0) chosen[e] = 1;
-  return decodePositions(blob, list, chosen);
+/** One term list of a phrase part (a prefix has one per expansion), walked document by document. */
+interface PartList {
+  readonly list: Postings;
+  readonly cursor: PositionsCursor;
+  /** The entry of the document in hand, -1 when this list lacks it; `next` is where the search for the next one starts. */
+  entry: number;
+  next: number;
 }
 
 /**
- * One part over `docs` (which its lists hold between them). One list is read in place;
- * the expansions of a prefix become one list, their counts added and their positions
- * interleaved per column.
+ * One phrase part's positions in the document in hand, column after column: column c's
+ * from `start[c]` to `end[c]` in `positions`, ascending (expansions of a prefix interleaved).
  */
-function partOver(lists: readonly Postings[], blobs: readonly Uint8Array[], docs: Int32Array): Part {
-  const entries = lists.map((list) => entriesOf(list, docs));
-  const where = lists.map((list, l) => positionsOf(list, blobs[l] as Uint8Array, entries[l] as Int32Array));
-  if (lists.length === 1) {
-    const list = lists[0] as Postings;
-    return {
-      list,
-      where: where[0] as Positions,
-      entry: list.length === docs.length ? null : (entries[0] as Int32Array),
-    };
-  }
-  const width = (lists[0] as Postings).columns;
-  const counts = new Uint32Array(docs.length * width);
-  let total = 0;
-  lists.forEach((list, l) => {
-    const own = entries[l] as Int32Array;
-    for (let j = 0; j < docs.length; j++) {
-      const e = own[j] as number;
-      if (e < 0) continue;
-      for (let c = 0; c < width; c++) {
-        const n = list.counts[e * width + c] as number;
-        counts[j * width + c] = (counts[j * width + c] as number) + n;
-        total += n;
-      }
-    }
-  });
-  const positions = new Uint32Array(total);
-  const starts = new Int32Array(docs.length);
-  let at = 0;
-  for (let j = 0; j < docs.length; j++) {
-    starts[j] = at;
-    for (let c = 0; c < width; c++) {
-      const begin = at;
-      lists.forEach((list, l) => {
-        const e = (entries[l] as Int32Array)[j] as number;
-        if (e < 0) return;
-        const own = (where[l] as Positions).positions;
-        const from = columnStart(list, where[l] as Positions, e, c);
-        for (let i = from; i < from + (list.counts[e * width + c] as number); i++)
-          positions[at++] = own[i] as number;
-      });
-      if (at - begin > 1) positions.subarray(begin, at).sort();
-    }
-  }
-  return {
-    list: { length: docs.length, ords: docs, counts, columns: width, skips: null },
-    where: { positions, starts },
-    entry: null,
-  };
-}
+class PartPositions {
+  positions = new Uint32Array(64);
+  readonly start: Int32Array;
+  readonly end: Int32Array;
 
-/** Where entry e's positions in column c start. */
-function columnStart(list: Postings, where: Positions, e: number, c: number): number {
-  let start = where.starts[e] as number;
-  for (let before = 0; before < c; before++) start += list.counts[e * list.columns + before] as number;
-  return start;
+  constructor(
+    readonly lists: PartList[],
+    readonly width: number,
+  ) {
+    this.start = new Int32Array(width);
+    this.end = new Int32Array(width);
+  }
+
+  /** Finds the document in each list; returns the columns where the part occurs. */
+  seek(ord: number): number {
+    let mask = 0;
+    for (const part of this.lists) {
+      const { ords, counts } = part.list;
+      let e = part.next;
+      while (e < ords.length && (ords[e] as number) < ord) e++;
+      part.next = e;
+      part.entry = ords[e] === ord ? e : -1;
+      if (part.entry < 0) continue;
+      for (let c = 0; c < this.width; c++) if ((counts[e * this.width + c] as number) > 0) mask |= 1 << c;
+    }
+    return mask;
+  }
+
+  /** Decodes the found entries' positions in the columns of `mask`. */
+  read(mask: number): void {
+    const { width, lists, start, end } = this;
+    let total = 0;
+    for (let c = 0; c < width; c++) {
+      start[c] = total;
+      if (((mask >>> c) & 1) !== 0)
+        for (const part of lists)
+          if (part.entry >= 0) total += part.list.counts[part.entry * width + c] as number;
+      end[c] = start[c] as number;
+    }
+    if (this.positions.length < total)
+      this.positions = new Uint32Array(Math.max(total, this.positions.length * 2));
+    for (const part of lists) {
+      if (part.entry < 0) continue;
+      part.cursor.read(part.entry, mask, this.positions, end);
+      part.next = part.entry + 1;
+    }
+    if (lists.length > 1)
+      for (let c = 0; c < width; c++)
+        if ((end[c] as number) - (start[c] as number) > 1) this.positions.subarray(start[c], end[c]).sort();
+  }
 }
 
 /**
- * Occurrences of the phrase in column c of shared document j: positions p of the first
+ * Occurrences of the phrase in column c of the document in hand: positions p of the first
  * part with part r at p + r. Positions ascend within a column, so each part is walked once.
  */
-function adjacentCount(
-  parts: readonly Part[],
-  j: number,
-  c: number,
-  cursors: Int32Array,
-  ends: Int32Array,
-): number {
-  for (let r = 0; r < parts.length; r++) {
-    const { list, where, entry } = parts[r] as Part;
-    const e = entry ? (entry[j] as number) : j;
-    const n = list.counts[e * list.columns + c] as number;
-    if (n === 0) return 0;
-    cursors[r] = columnStart(list, where, e, c);
-    ends[r] = (cursors[r] as number) + n;
-  }
-  const first = (parts[0] as Part).where.positions;
+function adjacentCount(parts: readonly PartPositions[], c: number, cursors: Int32Array): number {
+  for (let r = 1; r < parts.length; r++) cursors[r] = (parts[r] as PartPositions).start[c] as number;
+  const first = parts[0] as PartPositions;
   let count = 0;
-  for (let i = cursors[0] as number; i < (ends[0] as number); i++) {
-    const p = first[i] as number;
+  for (let i = first.start[c] as number; i < (first.end[c] as number); i++) {
+    const p = first.positions[i] as number;
     let adjacent = true;
     for (let r = 1; r < parts.length && adjacent; r++) {
-      const positions = (parts[r] as Part).where.positions;
+      const part = parts[r] as PartPositions;
+      const end = part.end[c] as number;
       let at = cursors[r] as number;
-      while (at < (ends[r] as number) && (positions[at] as number) < p + r) at++;
+      while (at < end && (part.positions[at] as number) < p + r) at++;
       cursors[r] = at;
-      adjacent = at < (ends[r] as number) && positions[at] === p + r;
+      adjacent = at < end && part.positions[at] === p + r;
     }
     if (adjacent) count++;
   }
@@ -250,7 +213,8 @@ function adjacentCount(
 /**
  * Phrase occurrences: positions p of the first part with part i at p + i, per filtered
  * column. The documents holding every part are found rarest part first, each next part
- * decoded for those documents only; positions are decoded for the survivors alone.
+ * decoded for those documents only; then, document by document, positions are decoded
+ * only in the filtered columns every part occurs in, into a buffer per part.
  */
 function adjacentHits(rows: ReadonlyArray<readonly PostingRow[]>, filter: ColumnFilter): PhraseHits {
   const { width, inFilter, weights } = filter;
@@ -264,31 +228,43 @@ function adjacentHits(rows: ReadonlyArray<readonly PostingRow[]>, filter: Column
     if (docs.length === 0) return NO_HITS;
   }
   const shared = docs as Int32Array;
-  const parts = decoded.map((lists, i) =>
-    partOver(
-      lists,
-      (rows[i] as readonly PostingRow[]).map((row) => row.positions as Uint8Array),
-      shared,
-    ),
-  );
+  const parts = decoded.map((lists, i) => {
+    const blobs = (rows[i] as readonly PostingRow[]).map((row) => row.positions as Uint8Array);
+    const partLists = lists.map((list, l) => ({
+      list,
+      cursor: positionsCursor(blobs[l] as Uint8Array, list),
+      entry: -1,
+      next: 0,
+    }));
+    return new PartPositions(partLists, width);
+  });
+  let columns = 0;
+  for (let c = 0; c < width; c++) if (inFilter[c] !== 0) columns |= 1 << c;
   const cursors = new Int32Array(parts.length);
-  const ends = new Int32Array(parts.length);
   const ords = new Int32Array(shared.length);
   const freqs = new Float64Array(shared.length);
   let n = 0;
   for (let j = 0; j < shared.length; j++) {
+    const ord = shared[j] as number;
+    let mask = columns;
+    for (const part of parts) {
+      mask &= part.seek(ord);
+      if (mask === 0) break;
+    }
+    if (mask === 0) continue;
+    for (const part of parts) part.read(mask);
     let f = 0;
     let hit = false;
     for (let c = 0; c < width; c++) {
-      if (inFilter[c] === 0) continue;
-      const count = adjacentCount(parts, j, c, cursors, ends);
+      if (((mask >>> c) & 1) === 0) continue;
+      const count = adjacentCount(parts, c, cursors);
       if (count === 0) continue;
       // A zero weight (explain's one-column passes) still matches.
       hit = true;
       f += (weights[c] as number) * count;
     }
     if (!hit) continue;
-    ords[n] = shared[j] as number;
+    ords[n] = ord;
     freqs[n++] = f;
   }
   return { ords: ords.subarray(0, n), freqs: freqs.subarray(0, n) };

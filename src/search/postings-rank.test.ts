@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isLanguage, parseQuery } from '../analysis/index.js';
 import { checkIndex, indexedLanguages, indexMessage, openPostings, reindex } from '../index/index.js';
 import { exactMatch, type Match } from './match.js';
-import { scoreHits } from './postings-rank.js';
+import { scoreHits, topMessagesByPostings } from './postings-rank.js';
 import { rankMessages, topThreads } from './ranked-query.js';
 import { FIXTURES, openTestArchive, rankContext, type TestArchive } from './test-helpers.js';
 
@@ -148,6 +148,50 @@ describe('ranking by postings', () => {
       expect(checkIndex(small.db)).toEqual({ ok: true, problems: [] });
     } finally {
       small.close();
+    }
+  });
+});
+
+describe('heads of broad queries', () => {
+  // `acme`, `maria` and `the` are in half the messages' identifier or text columns or more:
+  // bm25 floors those phrases' idf, and matches holding nothing else score next to nothing.
+  const BROAD = ['acme', 'maria', 'the'];
+  const db = () => archive.db;
+  const full = (q: string, need: number) =>
+    topMessagesByPostings(db(), () => scoreHits(db(), ctx, match(q).groups ?? []), need);
+  const pruned = (q: string, need: number) =>
+    topMessagesByPostings(db(), (keep) => scoreHits(db(), ctx, match(q).groups ?? [], keep), need);
+
+  it('leave out the matches only common phrases reach, and rank the same head', () => {
+    const floors = BROAD.map((q) => scoreHits(db(), ctx, match(q).groups ?? [], 2));
+    expect(floors.some((hits) => hits.floor > 0)).toBe(true);
+    floors.forEach((hits, i) => {
+      const all = scoreHits(db(), ctx, match(BROAD[i] as string).groups ?? []);
+      if (hits.floor > 0) expect(hits.length).toBeLessThan(all.length);
+    });
+    for (const q of BROAD)
+      for (const need of [1, 3, 5]) expect(pruned(q, need), `${q} ${need}`).toEqual(full(q, need));
+  });
+
+  it('score in full when exclusion labels hide every match kept above the floor', () => {
+    const kept = scoreHits(db(), ctx, match('acme').groups ?? [], 1);
+    expect(kept.floor).toBeGreaterThan(0);
+    const hidden: number[] = [];
+    for (let h = 0; h < kept.length; h++)
+      if ((kept.scores[h] as number) >= kept.floor) hidden.push(kept.rowids[h] as number);
+    const label = db().prepare("INSERT INTO message_labels (message_rowid, label) VALUES (?, 'spam')");
+    for (const rowid of hidden) label.run(rowid);
+    try {
+      const head = full('acme', 1);
+      expect(head.rows).toHaveLength(1);
+      expect(hidden).not.toContain(head.rows[0]?.rowid);
+      expect(pruned('acme', 1)).toEqual(head);
+    } finally {
+      db()
+        .prepare(
+          "DELETE FROM message_labels WHERE label = 'spam' AND message_rowid IN (SELECT value FROM json_each(?))",
+        )
+        .run(JSON.stringify(hidden));
     }
   });
 });

@@ -38,6 +38,7 @@ function rank(
   groups: Groups,
   weights: readonly number[],
   ctx: RankContext | null,
+  keep: number | null = null,
 ): ScoredHits {
   const phrases = groups.flat();
   const avgdl = view.tokens / view.documents;
@@ -46,7 +47,7 @@ function rank(
   // counts are the whole idf.
   const scoreHere = (segments: readonly Segment[], hits: PhraseHits[][]): ScoredHits => {
     const idf = inverseFrequencies(liveCounts(segments, hits, phrases.length), view.documents);
-    return scoreSegments(segments, hits, { groups, idf, avgdl, ctx });
+    return scoreSegments(segments, hits, { groups, idf, avgdl, ctx, keep });
   };
   const shared = ctx ? shareRanking(db, view, groups, weights) : null;
   if (shared === null) return scoreHere(view.segments, decode(view.segments));
@@ -60,7 +61,7 @@ function rank(
     liveCounts(own, hits, phrases.length).map((n, p) => n + (theirCounts[p] as number)),
     view.documents,
   );
-  const inputs = { groups, idf, avgdl, ctx };
+  const inputs = { groups, idf, avgdl, ctx, keep };
   shared.score(inputs);
   const mine = scoreSegments(own, hits, inputs);
   const theirs = shared.scored() ?? scoreSegments(shared.segments, decode(shared.segments), inputs);
@@ -81,17 +82,22 @@ function concatScored(a: ScoredHits, b: ScoredHits): ScoredHits {
     rowids: join(a.rowids, b.rowids),
     dates: join(a.dates, b.dates),
     scores: join(a.scores, b.scores),
+    floor: Math.max(a.floor, b.floor),
   };
 }
 
-/** Every match with its score (bm25 × recency × bulk), before exclusion labels. */
-export function scoreHits(db: Db, ctx: RankContext, groups: Groups): ScoredHits {
+/**
+ * Every match with its score (bm25 × recency × bulk), before exclusion labels; with
+ * `keep`, for a head of that many: matches below a floor may be left out (ScoredHits.floor).
+ */
+export function scoreHits(db: Db, ctx: RankContext, groups: Groups, keep: number | null = null): ScoredHits {
   return rank(
     db,
     openPostings(db),
     groups,
     COLUMNS.map((c) => COLUMN_WEIGHTS[c]),
     ctx,
+    keep,
   );
 }
 
@@ -188,9 +194,20 @@ function head(db: Db, hits: ScoredHits, k: number, among: Int32Array | null = nu
   }
 }
 
-/** The exact first `need` messages, and whether any follows. */
-export function topMessagesByPostings(db: Db, hits: ScoredHits, need: number): TopRows {
+/**
+ * The exact first `need` messages, and whether any follows, from `score(keep)`'s hits;
+ * scored again in full when matches left out below their floor could be among them
+ * (exclusion labels hid those above it).
+ */
+export function topMessagesByPostings(
+  db: Db,
+  score: (keep: number | null) => ScoredHits,
+  need: number,
+): TopRows {
+  const hits = score(need + 1);
   const rows = head(db, hits, need + 1);
+  if (hits.floor > 0 && !((rows[need]?.score ?? 0) >= hits.floor))
+    return topMessagesByPostings(db, () => score(null), need);
   return { rows: rows.slice(0, need), more: rows.length > need };
 }
 

@@ -40,6 +40,7 @@ export type RankRequest =
       readonly idf: readonly number[];
       readonly avgdl: number;
       readonly ctx: RankContext | null;
+      readonly keep: number | null;
     }
   | { readonly type: 'clear' };
 
@@ -205,8 +206,8 @@ export function shareRanking(
       if (counts === null) thread.use.declined++;
       return counts;
     },
-    score({ idf, avgdl, ctx }) {
-      thread.post({ type: 'score', seq, idf, avgdl, ctx });
+    score({ idf, avgdl, ctx, keep = null }) {
+      thread.post({ type: 'score', seq, idf, avgdl, ctx, keep });
     },
     scored() {
       const reply = thread.reply(seq);

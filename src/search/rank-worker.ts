@@ -76,6 +76,7 @@ function score(request: Extract<RankRequest, { type: 'score' }>): void {
     idf: request.idf,
     avgdl: request.avgdl,
     ctx: request.ctx,
+    keep: request.keep,
   });
   answer({ seq: request.seq, scored }, [
     scored.rowids.buffer as ArrayBuffer,

@@ -168,7 +168,7 @@ export function topMessages(db: Db, ctx: RankContext, match: Match, need: number
   const { groups } = match;
   if (groups)
     return cachedTop(db, `messages ${match.expression}`, ctx, need, () =>
-      topMessagesByPostings(db, scoreHits(db, ctx, groups), need),
+      topMessagesByPostings(db, (keep) => scoreHits(db, ctx, groups, keep), need),
     );
   return cut(rankMessages(db, ctx, match, null, need + 1), need + 1);
 }

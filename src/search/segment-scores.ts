@@ -23,6 +23,12 @@ export interface ScoredHits {
   readonly rowids: Float64Array;
   readonly dates: Float64Array;
   readonly scores: Float64Array;
+  /**
+   * Matches scoring below this were left out (0: none was), and at least the `keep` asked
+   * for score at or above it: the order of those kept is the whole order's down to its
+   * last row at or above the floor.
+   */
+  readonly floor: number;
 }
 
 /** Every phrase's matches in each segment: `[segment][phrase]`. */
@@ -61,8 +67,22 @@ export function liveCounts(
 export function inverseFrequencies(counts: readonly number[], documents: number): number[] {
   return counts.map((n) => {
     const value = Math.log((documents - n + 0.5) / (n + 0.5));
-    return value <= 0 ? 1e-6 : value;
+    return value <= 0 ? IDF_FLOOR : value;
   });
+}
+
+/** bm25's idf of a phrase in half the documents or more. */
+const IDF_FLOOR = 1e-6;
+
+/**
+ * What a match holding only phrases in half the documents or more (the owner's address,
+ * their domain: every message) can score at most, × recency × bulk; 0 when the query has
+ * none. Such a phrase's bm25 stays below IDF_FLOOR × (K1 + 1) whatever its frequency.
+ */
+function commonOnlyBound(idf: readonly number[], ctx: RankContext): number {
+  const common = idf.filter((value) => value === IDF_FLOOR).length;
+  // The margin covers the rounding of the float sums the bound stands above.
+  return common * IDF_FLOOR * (K1 + 1) * Math.max(1, ctx.maxBoost) * Math.max(1, BULK_FACTOR) * (1 + 1e-6);
 }
 
 /** What scoring needs beyond the decoded hits: the same for every segment of a search. */
@@ -72,6 +92,13 @@ export interface ScoreInputs {
   readonly avgdl: number;
   /** With it, bm25 × recency × bulk of the matches it may show; without, bare bm25 of every live match. */
   readonly ctx: RankContext | null;
+  /**
+   * Only the first `keep` matches in rank order will be read: once that many score above
+   * what matches of common phrases alone can, those below it are left out (ScoredHits.floor).
+   * A broad query's matches are mostly such ones, and each costs three stored floats and
+   * a place in the ranking's heap.
+   */
+  readonly keep?: number | null;
 }
 
 /**
@@ -82,7 +109,7 @@ export interface ScoreInputs {
 export function scoreSegments(
   segments: readonly Segment[],
   hits: readonly (readonly PhraseHits[])[],
-  { groups, idf, avgdl, ctx }: ScoreInputs,
+  { groups, idf, avgdl, ctx, keep = null }: ScoreInputs,
 ): ScoredHits {
   const phrases = idf.length;
   // Every match holds a phrase of the last group: the output is at most their total.
@@ -90,11 +117,11 @@ export function scoreSegments(
   let capacity = 0;
   for (const segmentHits of hits)
     for (let p = lastGroup; p < phrases; p++) capacity += (segmentHits[p] as PhraseHits).ords.length;
-  const out = {
-    rowids: new Float64Array(capacity),
-    dates: new Float64Array(capacity),
-    scores: new Float64Array(capacity),
-  };
+  const bound = ctx !== null && keep !== null ? commonOnlyBound(idf, ctx) : 0;
+  // Matches at or above the bound, and whether any below it was left out.
+  let above = 0;
+  let dropped = false;
+  let out = scoredArrays(bound > 0 ? Math.min(capacity, PRUNED_CAPACITY) : capacity);
   let n = 0;
   segments.forEach((segment, s) => {
     const table = segment.table;
@@ -161,9 +188,18 @@ export function scoreSegments(
           (ctx.before !== null && date >= ctx.before)
         )
           continue;
+        const final = score * (recency[ord] as number) * (flags & FLAG_BULK ? BULK_FACTOR : 1.0);
+        if (bound > 0) {
+          if (final >= bound) above++;
+          else if (above >= (keep as number)) {
+            dropped = true;
+            continue;
+          }
+          if (n === out.rowids.length) out = grown(out, n);
+        }
         out.rowids[n] = rowid;
         out.dates[n] = date;
-        out.scores[n++] = score * (recency[ord] as number) * (flags & FLAG_BULK ? BULK_FACTOR : 1.0);
+        out.scores[n++] = final;
       }
     }
   });
@@ -172,7 +208,29 @@ export function scoreSegments(
     rowids: out.rowids.subarray(0, n),
     dates: out.dates.subarray(0, n),
     scores: out.scores.subarray(0, n),
+    floor: dropped ? bound : 0,
   };
+}
+
+/** First size of the output when matches may be left out (it grows by doubling). */
+const PRUNED_CAPACITY = 16_384;
+
+type ScoredArrays = Pick<ScoredHits, 'rowids' | 'dates' | 'scores'>;
+
+function scoredArrays(capacity: number): ScoredArrays {
+  return {
+    rowids: new Float64Array(capacity),
+    dates: new Float64Array(capacity),
+    scores: new Float64Array(capacity),
+  };
+}
+
+function grown(out: ScoredArrays, n: number): ScoredArrays {
+  const next = scoredArrays(Math.max(PRUNED_CAPACITY, n * 2));
+  next.rowids.set(out.rowids);
+  next.dates.set(out.dates);
+  next.scores.set(out.scores);
+  return next;
 }
 
 /**
