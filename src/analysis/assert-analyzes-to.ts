@@ -1,5 +1,6 @@
 // The one test helper every analysis test uses (Lucene's assertTokenStreamContents): checks
-// the terms an analyzer produces and that each token's offsets point at text in the input.
+// the terms an analyzer produces, that each token's offsets point at text in the input, and
+// that its terms() (indexing's view) agree.
 
 import { deepStrictEqual, ok } from 'node:assert/strict';
 import type { AnalysisReason, Analyzer, Token, TokenKind } from './types.js';
@@ -21,6 +22,9 @@ export function assertAnalyzesTo(
     return kind === undefined ? token.term : `${token.kind}:${token.term}`;
   });
   deepStrictEqual(actual, expectedTerms);
+  // What indexing reads: the same tokens, offsets aside.
+  const kinded = ({ term, kind }: Pick<Token, 'term' | 'kind'>): string => `${kind}:${term}`;
+  deepStrictEqual(analyzer.terms(input, reason).map(kinded), tokens.map(kinded));
   for (const token of tokens) {
     ok(
       token.start >= 0 && token.start < token.end && token.end <= input.length,
