@@ -12,10 +12,11 @@ export {
   FLAG_BULK,
   FLAG_UNTRUSTED,
   type Positions,
-  type PositionsCursor,
+  type PositionsReader,
   type Postings,
-  positionsCursor,
+  positionsReader,
   postingsLength,
+  readPositions,
 } from './postings-codec.js';
 export {
   openPostings,

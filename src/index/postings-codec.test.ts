@@ -9,7 +9,8 @@ import {
   encodePostings,
   FLAG_BULK,
   FLAG_UNTRUSTED,
-  positionsCursor,
+  positionsReader,
+  readPositions,
 } from './postings-codec.js';
 
 /**
@@ -71,21 +72,21 @@ describe('postings codec', () => {
     // and 300's (multi-byte ones) unread.
     const encoded = encodePostings(THREE_COLUMNS, 3);
     const some = decodePostings(encoded.postings, 3, Int32Array.from([7, 70_000]));
-    const cursor = positionsCursor(encoded.positions, some);
+    const reader = positionsReader(encoded.positions, some);
     const into = new Uint32Array(8).fill(99);
     // Columns 0 and 2 of document 7 (it has none in 2): column 1's position is skipped.
     const fill = Int32Array.from([0, 0, 3]);
-    cursor.read(0, 0b101, into, fill);
+    readPositions(reader, 0, 0b101, into, fill);
     expect(Array.from(fill)).toEqual([3, 0, 3]);
     // Document 70,000, every column, each after the last.
     const next = Int32Array.from([4, 5, 6]);
-    cursor.read(1, 0b111, into, next);
+    readPositions(reader, 1, 0b111, into, next);
     expect(Array.from(next)).toEqual([5, 6, 7]);
     expect(Array.from(into)).toEqual([1, 5, 40, 99, 0, 0, 1, 99]);
     // Passing over an entry: document 70,000's column 2 alone, after skipping document 7's.
-    const again = positionsCursor(encoded.positions, some);
+    const again = positionsReader(encoded.positions, some);
     const one = Int32Array.from([0, 0, 3]);
-    again.read(1, 0b100, into, one);
+    readPositions(again, 1, 0b100, into, one);
     expect(Array.from(one)).toEqual([0, 0, 4]);
     expect(into[3]).toBe(1);
   });

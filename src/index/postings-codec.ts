@@ -398,49 +398,68 @@ export function decodePositions(blob: Uint8Array, postings: Postings, chosen: Ui
 }
 
 /**
- * Reads one term's positions blob entry by entry, beside its postings as decodePostings
- * returned them (skips included), for callers that want a few documents' positions at a
- * time into a buffer of their own rather than the whole list's at once.
+ * Where a reading of one term's positions blob stands, entry by entry beside its postings
+ * as decodePostings returned them (skips included): for callers that want a few
+ * documents' positions at a time, in a buffer of their own, rather than the whole list's.
  */
-export interface PositionsCursor {
-  /**
-   * Entry `entry`'s positions (entries are read in ascending order; those passed over are
-   * skipped unread): column c's, when `mask` has bit c, are written to `into` from
-   * `fill[c]` on, which moves past them; the other columns' are skipped.
-   */
-  read(entry: number, mask: number, into: Uint32Array, fill: Int32Array): void;
+export interface PositionsReader {
+  readonly blob: Uint8Array;
+  readonly postings: Postings;
+  /** Byte offset of the next varint not yet read or skipped. */
+  at: number;
+  /** The next entry, and the varints before it still to skip. */
+  next: number;
+  lag: number;
 }
 
-export function positionsCursor(blob: Uint8Array, postings: Postings): PositionsCursor {
-  const { counts, columns, skips } = postings;
-  const read = byteReader(blob);
-  let next = 0;
-  // Varints already passed over but not yet skipped: skips run together into one walk.
-  let lag = 0;
-  return {
-    read(entry, mask, into, fill): void {
-      for (; next < entry; next++) {
-        if (skips) lag += skips[next] as number;
-        for (let c = 0; c < columns; c++) lag += counts[next * columns + c] as number;
+export function positionsReader(blob: Uint8Array, postings: Postings): PositionsReader {
+  return { blob, postings, at: 0, next: 0, lag: 0 };
+}
+
+/**
+ * Entry `entry`'s positions (entries are read in ascending order; those passed over are
+ * skipped unread): column c's, when `mask` has bit c, are written to `into` from `fill[c]`
+ * on, which moves past them; the other columns' are skipped. A plain function with the
+ * offset in a local, not byteReader: it runs per document and part of a phrase.
+ */
+export function readPositions(
+  reader: PositionsReader,
+  entry: number,
+  mask: number,
+  into: Uint32Array,
+  fill: Int32Array,
+): void {
+  const { blob } = reader;
+  const { counts, columns, skips } = reader.postings;
+  let { at, lag } = reader;
+  for (let e = reader.next; e < entry; e++) {
+    if (skips) lag += skips[e] as number;
+    for (let c = 0; c < columns; c++) lag += counts[e * columns + c] as number;
+  }
+  if (skips) lag += skips[entry] as number;
+  for (let c = 0; c < columns; c++) {
+    const count = counts[entry * columns + c] as number;
+    if (((mask >>> c) & 1) === 0) {
+      lag += count;
+      continue;
+    }
+    // Each varint ends at a byte with the high bit clear.
+    while (lag > 0) if ((blob[at++] as number) < 0x80) lag--;
+    let out = fill[c] as number;
+    let position = 0;
+    for (let left = count; left > 0; left--) {
+      let byte = blob[at++] as number;
+      let value = byte & 0x7f;
+      for (let scale = 0x80; byte >= 0x80; scale *= 0x80) {
+        byte = blob[at++] as number;
+        value += (byte & 0x7f) * scale;
       }
-      if (skips) lag += skips[entry] as number;
-      for (let c = 0; c < columns; c++) {
-        const count = counts[entry * columns + c] as number;
-        if (((mask >>> c) & 1) === 0) {
-          lag += count;
-          continue;
-        }
-        read.skip(lag);
-        lag = 0;
-        let at = fill[c] as number;
-        let position = 0;
-        for (let left = count; left > 0; left--) {
-          position += read.varint();
-          into[at++] = position;
-        }
-        fill[c] = at;
-      }
-      next = entry + 1;
-    },
-  };
+      position += value;
+      into[out++] = position;
+    }
+    fill[c] = out;
+  }
+  reader.at = at;
+  reader.lag = lag;
+  reader.next = entry + 1;
 }

@@ -9,11 +9,12 @@ import {
   FAMILIES,
   type Family,
   familyOf,
-  type PositionsCursor,
+  type PositionsReader,
   type PostingRow,
   type Postings,
-  positionsCursor,
+  positionsReader,
   postingsLength,
+  readPositions,
   readPostingRows,
   type Segment,
 } from '../index/index.js';
@@ -121,18 +122,29 @@ function unionOrds(lists: readonly Postings[]): Int32Array {
   return all.subarray(0, unique);
 }
 
-/** One term list of a phrase part (a prefix has one per expansion), walked document by document. */
+/** One term list of a phrase part (a prefix has one per expansion) over the shared documents. */
 interface PartList {
-  readonly list: Postings;
-  readonly cursor: PositionsCursor;
-  /** The entry of the document in hand, -1 when this list lacks it; `next` is where the search for the next one starts. */
-  entry: number;
-  next: number;
+  readonly reader: PositionsReader;
+  /** Shared document j's entry in the list, -1 where it has none. */
+  readonly entries: Int32Array;
+}
+
+/** Each of `docs`' entry in `list`, -1 where it has none (both ascending). */
+function entriesOf(list: Postings, docs: Int32Array): Int32Array {
+  const entries = new Int32Array(docs.length);
+  let e = 0;
+  for (let j = 0; j < docs.length; j++) {
+    const ord = docs[j] as number;
+    while (e < list.length && (list.ords[e] as number) < ord) e++;
+    entries[j] = e < list.length && list.ords[e] === ord ? e : -1;
+  }
+  return entries;
 }
 
 /**
- * One phrase part's positions in the document in hand, column after column: column c's
- * from `start[c]` to `end[c]` in `positions`, ascending (expansions of a prefix interleaved).
+ * One phrase part over the shared documents; `read` leaves a document's positions column
+ * after column: column c's from `start[c]` to `end[c]` in `positions`, ascending
+ * (expansions of a prefix interleaved).
  */
 class PartPositions {
   positions = new Uint32Array(64);
@@ -140,49 +152,64 @@ class PartPositions {
   readonly end: Int32Array;
 
   constructor(
-    readonly lists: PartList[],
+    readonly lists: readonly PartList[],
     readonly width: number,
   ) {
     this.start = new Int32Array(width);
     this.end = new Int32Array(width);
   }
 
-  /** Finds the document in each list; returns the columns where the part occurs. */
-  seek(ord: number): number {
-    let mask = 0;
-    for (const part of this.lists) {
-      const { ords, counts } = part.list;
-      let e = part.next;
-      while (e < ords.length && (ords[e] as number) < ord) e++;
-      part.next = e;
-      part.entry = ords[e] === ord ? e : -1;
-      if (part.entry < 0) continue;
-      for (let c = 0; c < this.width; c++) if ((counts[e * this.width + c] as number) > 0) mask |= 1 << c;
+  /** Clears in `masks[j]` the columns where shared document j lacks this part. */
+  narrow(masks: Int32Array): void {
+    const width = this.width;
+    if (this.lists.length > 1) {
+      const held = new Int32Array(masks.length);
+      for (const { reader, entries } of this.lists) columnMasks(reader.postings, entries, held, width);
+      for (let j = 0; j < masks.length; j++) masks[j] = (masks[j] as number) & (held[j] as number);
+      return;
     }
-    return mask;
+    const { reader, entries } = this.lists[0] as PartList;
+    const counts = reader.postings.counts;
+    for (let j = 0; j < masks.length; j++) {
+      const e = entries[j] as number;
+      let held = 0;
+      for (let c = 0; c < width; c++) if ((counts[e * width + c] as number) > 0) held |= 1 << c;
+      masks[j] = (masks[j] as number) & held;
+    }
   }
 
-  /** Decodes the found entries' positions in the columns of `mask`. */
-  read(mask: number): void {
+  /** Decodes shared document j's positions in the columns of `mask`. */
+  read(j: number, mask: number): void {
     const { width, lists, start, end } = this;
     let total = 0;
     for (let c = 0; c < width; c++) {
       start[c] = total;
-      if (((mask >>> c) & 1) !== 0)
-        for (const part of lists)
-          if (part.entry >= 0) total += part.list.counts[part.entry * width + c] as number;
-      end[c] = start[c] as number;
+      end[c] = total;
+      if (((mask >>> c) & 1) === 0) continue;
+      for (const { reader, entries } of lists) {
+        const e = entries[j] as number;
+        if (e >= 0) total += reader.postings.counts[e * width + c] as number;
+      }
     }
     if (this.positions.length < total)
       this.positions = new Uint32Array(Math.max(total, this.positions.length * 2));
-    for (const part of lists) {
-      if (part.entry < 0) continue;
-      part.cursor.read(part.entry, mask, this.positions, end);
-      part.next = part.entry + 1;
+    for (const { reader, entries } of lists) {
+      const e = entries[j] as number;
+      if (e >= 0) readPositions(reader, e, mask, this.positions, end);
     }
     if (lists.length > 1)
       for (let c = 0; c < width; c++)
         if ((end[c] as number) - (start[c] as number) > 1) this.positions.subarray(start[c], end[c]).sort();
+  }
+}
+
+/** ORs into `held[j]` the columns where entry `entries[j]` of `postings` occurs. */
+function columnMasks(postings: Postings, entries: Int32Array, held: Int32Array, width: number): void {
+  for (let j = 0; j < entries.length; j++) {
+    const e = entries[j] as number;
+    if (e < 0) continue;
+    for (let c = 0; c < width; c++)
+      if ((postings.counts[e * width + c] as number) > 0) held[j] = (held[j] as number) | (1 << c);
   }
 }
 
@@ -231,28 +258,24 @@ function adjacentHits(rows: ReadonlyArray<readonly PostingRow[]>, filter: Column
   const parts = decoded.map((lists, i) => {
     const blobs = (rows[i] as readonly PostingRow[]).map((row) => row.positions as Uint8Array);
     const partLists = lists.map((list, l) => ({
-      list,
-      cursor: positionsCursor(blobs[l] as Uint8Array, list),
-      entry: -1,
-      next: 0,
+      reader: positionsReader(blobs[l] as Uint8Array, list),
+      entries: entriesOf(list, shared),
     }));
     return new PartPositions(partLists, width);
   });
   let columns = 0;
   for (let c = 0; c < width; c++) if (inFilter[c] !== 0) columns |= 1 << c;
+  // The filtered columns each document holds every part in: the only ones worth positions.
+  const masks = new Int32Array(shared.length).fill(columns);
+  for (const part of parts) part.narrow(masks);
   const cursors = new Int32Array(parts.length);
   const ords = new Int32Array(shared.length);
   const freqs = new Float64Array(shared.length);
   let n = 0;
   for (let j = 0; j < shared.length; j++) {
-    const ord = shared[j] as number;
-    let mask = columns;
-    for (const part of parts) {
-      mask &= part.seek(ord);
-      if (mask === 0) break;
-    }
+    const mask = masks[j] as number;
     if (mask === 0) continue;
-    for (const part of parts) part.read(mask);
+    for (const part of parts) part.read(j, mask);
     let f = 0;
     let hit = false;
     for (let c = 0; c < width; c++) {
@@ -264,7 +287,7 @@ function adjacentHits(rows: ReadonlyArray<readonly PostingRow[]>, filter: Column
       f += (weights[c] as number) * count;
     }
     if (!hit) continue;
-    ords[n] = ord;
+    ords[n] = shared[j] as number;
     freqs[n++] = f;
   }
   return { ords: ords.subarray(0, n), freqs: freqs.subarray(0, n) };

@@ -163,8 +163,7 @@ export function scoreSegments(
     }
     const full = base + groups.length;
     // Collected once each (stamped past full).
-    for (let p = lastGroup; p < phrases; p++) {
-      const list = (segmentHits[p] as PhraseHits).ords;
+    const collect = (list: Int32Array): void => {
       for (let i = 0; i < list.length; i++) {
         const ord = list[i] as number;
         if (stamp[ord] !== full) continue;
@@ -201,7 +200,18 @@ export function scoreSegments(
         out.dates[n] = date;
         out.scores[n++] = final;
       }
+    };
+    if (bound > 0) {
+      // Matches at or above the bound hold an uncommon phrase: those first. Once `keep` of
+      // them reach it, the rest (below it) need not be visited.
+      for (let p = 0; p < phrases; p++)
+        if (idf[p] !== IDF_FLOOR) collect((segmentHits[p] as PhraseHits).ords);
+      if (above >= (keep as number)) {
+        dropped = true;
+        return;
+      }
     }
+    for (let p = lastGroup; p < phrases; p++) collect((segmentHits[p] as PhraseHits).ords);
   });
   return {
     length: n,
