@@ -17,17 +17,24 @@ describe('mailsift status: the embedding backlog (built CLI)', () => {
   });
   afterAll(() => server.close());
 
-  it('counts changed threads not yet chunked, so it never says 0 waiting while work remains', async () => {
+  /**
+   * A fresh archive holding the budget thread, ingested without embedding; `run` is the built CLI
+   * on it, `runAsync` the same (with `env` or other variables) for commands the loopback must
+   * answer while they run.
+   */
+  function budgetArchive(env: NodeJS.ProcessEnv) {
     const db = join(tempDir('mailsift-status-'), 'a.db');
-    const env = {
-      MAILSIFT_EMBEDDER_KIND: 'openai',
-      MAILSIFT_EMBEDDER_URL: server.url,
-      MAILSIFT_EMBEDDER_MODEL: 'loopback-64',
-    };
     const run = (...args: string[]) => runCli([...args, '--db', db], env);
+    const runAsync = (args: string[], vars = env) =>
+      promisify(execFile)(process.execPath, [CLI, ...args, '--db', db], { env: { ...process.env, ...vars } });
     expect(run('ingest', join(RAG_FIXTURES, 'budget-thread'), '--inbox', 'work', '--no-embed').status).toBe(
       0,
     );
+    return { db, run, runAsync };
+  }
+
+  it('counts changed threads not yet chunked, so it never says 0 waiting while work remains', async () => {
+    const { run, runAsync } = budgetArchive(loopbackEnv(server.url, { llm: false }));
 
     const stored = JSON.parse(run('status', '--json').stdout);
     expect(stored.health.inboxes[0]).toMatchObject({
@@ -40,25 +47,16 @@ describe('mailsift status: the embedding backlog (built CLI)', () => {
     );
 
     // Asynchronously: the loopback embedder answers from this process.
-    await promisify(execFile)(process.execPath, [CLI, 'embed', '--db', db], {
-      env: { ...process.env, ...env },
-    });
+    await runAsync(['embed']);
     const drained = JSON.parse(run('status', '--check', '--json').stdout);
     expect(drained.inboxes[0]).toMatchObject({ embeddingBacklog: 0, threadsAwaitingChunks: 0 });
   });
 
   it('shows the chunk size in use, and a re-chunk pending once it changes until embed rebuilds', async () => {
-    const db = join(tempDir('mailsift-status-'), 'a.db');
     const env = loopbackEnv(server.url, { llm: false });
+    const { db, runAsync } = budgetArchive(env);
     const smaller = { ...env, MAILSIFT_EMBEDDER_CHUNK_TOKENS: '128' };
-    const embed = (vars: NodeJS.ProcessEnv) =>
-      promisify(execFile)(process.execPath, [CLI, 'embed', '--db', db], { env: { ...process.env, ...vars } });
-    expect(
-      runCli(
-        ['ingest', join(RAG_FIXTURES, 'budget-thread'), '--inbox', 'work', '--no-embed', '--db', db],
-        env,
-      ).status,
-    ).toBe(0);
+    const embed = (vars: NodeJS.ProcessEnv) => runAsync(['embed'], vars);
     await embed(env);
     const approximate = 'of the approximate (words x 1.3) tokenizer';
     expect(runCli(['status', '--db', db], env).stdout).toContain(
@@ -82,28 +80,14 @@ describe('mailsift status: the embedding backlog (built CLI)', () => {
   });
 
   it('reports the thread summaries waiting for the LLM, and embed writes them', async () => {
-    const db = join(tempDir('mailsift-status-'), 'a.db');
-    const env = {
-      MAILSIFT_EMBEDDER_KIND: 'openai',
-      MAILSIFT_EMBEDDER_URL: server.url,
-      MAILSIFT_EMBEDDER_MODEL: 'loopback-64',
-      MAILSIFT_LLM_KIND: 'openai',
-      MAILSIFT_LLM_URL: server.url,
-      MAILSIFT_LLM_MODEL: 'loopback-chat',
-    };
+    const env = { ...loopbackEnv(server.url), MAILSIFT_LLM_MODEL: 'loopback-chat' };
     server.chat = () => 'Anna Keller proposed three budget options; Marco Bianchi chose option B on 5 June.';
-    const run = (...args: string[]) => runCli([...args, '--db', db], env);
-    expect(run('ingest', join(RAG_FIXTURES, 'budget-thread'), '--inbox', 'work', '--no-embed').status).toBe(
-      0,
-    );
+    const { db, run, runAsync } = budgetArchive(env);
     // Chunks are built lazily: the first embed run builds them and queues the summary.
-    await promisify(execFile)(process.execPath, [CLI, 'embed', '--db', db], {
-      env: {
-        ...process.env,
-        ...env,
-        MAILSIFT_LLM_URL: 'http://127.0.0.1:9/v1',
-        MAILSIFT_LLM_MAX_RETRIES: '0',
-      },
+    await runAsync(['embed'], {
+      ...env,
+      MAILSIFT_LLM_URL: 'http://127.0.0.1:9/v1',
+      MAILSIFT_LLM_MAX_RETRIES: '0',
     });
     expect(JSON.parse(run('status', '--json').stdout).summaries).toMatchObject({ pending: 1, failing: 1 });
     expect(run('status').stdout).toContain(
@@ -118,43 +102,31 @@ describe('mailsift status: the embedding backlog (built CLI)', () => {
     const engine = Mailsift.open(db);
     engine.archive.db.prepare('UPDATE rag_summary_backlog SET retry_at = 0').run();
     engine.close();
-    const { stdout } = await promisify(execFile)(process.execPath, [CLI, 'embed', '--db', db], {
-      env: { ...process.env, ...env },
-    });
+    const { stdout } = await runAsync(['embed']);
     expect(stdout).toContain('wrote 1 thread summaries with the LLM, 0 waiting');
     expect(JSON.parse(run('status', '--json').stdout).summaries).toEqual({
       pending: 0,
       failing: 0,
       lastError: null,
     });
-    const retrieved = await promisify(execFile)(
-      process.execPath,
-      [CLI, 'retrieve', 'what did Marco choose for the budget?', '--json', '--db', db],
-      { env: { ...process.env, ...env } },
-    );
+    const retrieved = await runAsync(['retrieve', 'what did Marco choose for the budget?', '--json']);
     expect(retrieved.stdout).toContain('chose option B on 5 June');
   });
+
   it('ingest leaves the embedding to a process already draining the archive, and says which', async () => {
-    const db = join(tempDir('mailsift-status-'), 'a.db');
-    const env = {
-      MAILSIFT_EMBEDDER_KIND: 'openai',
-      MAILSIFT_EMBEDDER_URL: server.url,
-      MAILSIFT_EMBEDDER_MODEL: 'loopback-64',
-    };
-    const run = (...args: string[]) => runCli([...args, '--db', db], env);
-    expect(run('ingest', join(RAG_FIXTURES, 'budget-thread'), '--inbox', 'work', '--no-embed').status).toBe(
-      0,
-    );
+    const { db, run, runAsync } = budgetArchive(loopbackEnv(server.url, { llm: false }));
     // This test process plays a server in the middle of a pass.
     const engine = Mailsift.open(db);
     let release = (): void => undefined;
     const held = withDrainLease(engine.archive.db, () => new Promise<void>((done) => (release = done)));
     const calls = server.requests.length;
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      [CLI, 'ingest', join(RAG_FIXTURES, 'budget-thread'), '--inbox', 'work', '--json', '--db', db],
-      { env: { ...process.env, ...env } },
-    );
+    const { stdout } = await runAsync([
+      'ingest',
+      join(RAG_FIXTURES, 'budget-thread'),
+      '--inbox',
+      'work',
+      '--json',
+    ]);
     release();
     await held;
     engine.close();
