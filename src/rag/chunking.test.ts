@@ -84,6 +84,13 @@ describe('chunk size changes', () => {
     const embedded = await embedPending(engine, at128);
     expect(embedded).toMatchObject({ embedded: after.length - kept.length, remaining: 0, reset: false });
     expect(countRows(engine, 'rag_vectors')).toBe(after.length);
+
+    // A keyword-only question (a shell without the embedder's configuration) keeps the size
+    // the embedder chose: nothing is marked for re-chunking, nothing re-embedded.
+    const keywordOnly = await retrieve(engine, 'what did Marco decide about the budget?');
+    expect(keywordOnly.passages.length).toBeGreaterThan(0);
+    expect(recordedChunking(db)).toMatchObject({ targetTokens: 128, overlapTokens: 20 });
+    expect(backlogSize(engine)).toMatchObject({ threadsAwaitingChunks: 0, pendingChunks: 0 });
     engine.close();
   });
 

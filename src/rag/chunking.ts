@@ -80,6 +80,19 @@ export function recordedChunking(db: Db): Chunking | null {
   return value === undefined ? null : (JSON.parse(value) as Chunking);
 }
 
+/**
+ * How a caller without an embedder (a keyword-only question) chunks the threads it reads: at the
+ * recorded size without recording its own (`adopt: false`), so that it never re-chunks an archive
+ * whose size an embedder configured elsewhere (serve, watch) chose; the defaults, recorded, when
+ * nothing is recorded yet.
+ */
+export function recordedChunkOptions(db: Db): ChunkOptions & { readonly adopt: boolean } {
+  const recorded = recordedChunking(db);
+  if (recorded === null) return { adopt: true };
+  const { targetTokens, overlapTokens, shortTokens } = recorded;
+  return { targetTokens, overlapTokens, shortTokens, adopt: false };
+}
+
 const same = (a: Chunking, b: Chunking): boolean =>
   a.targetTokens === b.targetTokens &&
   a.overlapTokens === b.overlapTokens &&

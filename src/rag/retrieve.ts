@@ -7,7 +7,7 @@ import { describeError, MailsiftError } from '../core/errors.js';
 import type { Mailsift } from '../engine.js';
 import { type Db, inboxByName, sql } from '../store/index.js';
 import type { ChunkKind, ChunkMeta } from './chunk.js';
-import { chunkOptionsFor } from './chunking.js';
+import { chunkOptionsFor, recordedChunkOptions } from './chunking.js';
 import type { Embedder } from './embedder.js';
 import { extractFilters, type QuestionFilters } from './filters.js';
 import { crowded, fuse, keywordThreads, mergeLeg, splitKey, threadKey } from './fusion.js';
@@ -195,7 +195,7 @@ export async function retrieve(
   // Only the threads the pack reads: after a fresh ingest every thread is dirty, and
   // chunking them all would make the first question pay for the whole archive.
   syncChunks(db, {
-    ...chunkOptionsFor(options.embedder),
+    ...(options.embedder ? chunkOptionsFor(options.embedder) : recordedChunkOptions(db)),
     threads: topThreads.map(([key]) => splitKey(key)),
   });
   const vectorRank = new Map(chunks.map((c, i) => [c.id, i]));

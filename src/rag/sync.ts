@@ -113,6 +113,11 @@ export interface SyncOptions extends ChunkOptions {
    * (a server draining in the background) can chunk a large backlog in slices.
    */
   readonly limit?: number;
+  /**
+   * Record these options as the archive's chunking, re-chunking every thread when they differ
+   * (default). A caller without an embedder passes false (see recordedChunkOptions).
+   */
+  readonly adopt?: boolean;
 }
 
 /**
@@ -121,8 +126,8 @@ export interface SyncOptions extends ChunkOptions {
  * thread dirty (adoptChunking): pass chunkOptionsFor(embedder), as every caller does.
  */
 export function syncChunks(db: Db, options: SyncOptions = {}): SyncReport {
-  const { threads: only, limit = Number.POSITIVE_INFINITY, ...chunkOptions } = options;
-  adoptChunking(db, chunkingOf(chunkOptions));
+  const { threads: only, limit = Number.POSITIVE_INFINITY, adopt = true, ...chunkOptions } = options;
+  if (adopt) adoptChunking(db, chunkingOf(chunkOptions));
   let threads = 0;
   let chunksAdded = 0;
   const next =

@@ -51,12 +51,15 @@ export function registerStatus(program: Command, globals: () => GlobalOptions): 
           summaries: configuredSummaryProbe(engine),
         }),
         summaries: loadProviderConfig().llm ? summaryBacklog(engine) : undefined,
-        chunking: chunkingStatus(engine.archive.db, chunkOptionsFor(embedder)),
+        // Without an embedder nothing chunks at a size of its own (see recordedChunkOptions).
+        chunking: embedder ? chunkingStatus(engine.archive.db, chunkOptionsFor(embedder)) : undefined,
       }));
       if (options.check && health.status === 'fail') process.exitCode = 1;
       if (global.json)
         return printJson(
-          options.check ? health : { ...stats, health, chunking, ...(summaries ? { summaries } : {}) },
+          options.check
+            ? health
+            : { ...stats, health, ...(chunking ? { chunking } : {}), ...(summaries ? { summaries } : {}) },
         );
       if (options.check) {
         for (const line of healthLines(health)) printLine(line);
@@ -66,7 +69,7 @@ export function registerStatus(program: Command, globals: () => GlobalOptions): 
         `${stats.messages} messages · ${stats.threads} threads · ${stats.inboxes} inbox(es) · ` +
           `${stats.duplicates} duplicates · ${stats.variants} variants · ${stats.failures} failures`,
       );
-      printLine(chunkingLine(chunking));
+      if (chunking) printLine(chunkingLine(chunking));
       if (summaries && summaries.pending > 0)
         printLine(
           `${summaries.pending} thread summaries awaiting the LLM (mailsift serve, watch or embed writes them)` +
