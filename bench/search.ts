@@ -2,7 +2,8 @@
 // (1,000,000 by default; --messages N or BENCH_MESSAGES) with the keyword index, then
 // prints p50/p95/p99 latency per query kind, index size relative to raw mail, and
 // ingest-plus-index throughput. Searches share their segments with a rank thread, as a
-// server's do; --one-thread ranks on the calling thread alone.
+// server's do; --one-thread ranks on the calling thread alone; --kinds 'address,two words'
+// times only the kinds whose names contain one of those (the queries chosen stay the same).
 
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -24,6 +25,13 @@ import { directorySize, mb, numberArg, percentile, readyIndex } from './measure.
 const messages = numberArg('messages', 'BENCH_MESSAGES', 1_000_000);
 const QUERIES = numberArg('queries', 'BENCH_QUERIES', 200);
 const oneThread = process.argv.includes('--one-thread');
+const kindsAt = process.argv.indexOf('--kinds');
+const kinds =
+  kindsAt >= 0 ? (process.argv[kindsAt + 1] ?? '').split(',').map((k) => k.trim().toLowerCase()) : null;
+if (kinds?.some((k) => k === ''))
+  throw new Error("--kinds takes names separated by commas, e.g. 'address,lists'");
+/** Whether the kind named `name` is timed in this run. */
+const timed = (name: string): boolean => kinds === null || kinds.some((k) => name.includes(k));
 const root = join(process.cwd(), '.bench');
 const corpus = join(root, `maildir-${messages}`);
 const dbPath = join(root, `search-${messages}.db`);
@@ -192,6 +200,7 @@ async function main(): Promise<void> {
     return run();
   };
   for (const [kind, list] of Object.entries(sets)) {
+    if (!timed(kind)) continue;
     print(
       time(
         kind,
@@ -200,15 +209,16 @@ async function main(): Promise<void> {
     );
   }
   const twoWords = sets['two words'] ?? [];
-  print(
-    time(
-      'thread mode',
-      twoWords.map((q) => cold(() => searchThreads(db, { q }))),
-    ),
-  );
-  const deep = deepTokens(db);
-  print(`  (pages of: ${deep.map((d) => `'${d.q}'`).join(', ')})`);
+  if (timed('thread mode'))
+    print(
+      time(
+        'thread mode',
+        twoWords.map((q) => cold(() => searchThreads(db, { q }))),
+      ),
+    );
+  const deep = timed('page') ? deepTokens(db) : [];
   if (deep.length > 0) {
+    print(`  (pages of: ${deep.map((d) => `'${d.q}'`).join(', ')})`);
     const runs = Array.from({ length: QUERIES }, (_, i) => deep[i % deep.length] as (typeof deep)[number]);
     // Page 1 of a broad query ranks and freezes its first ten pages.
     print(
@@ -247,7 +257,7 @@ async function main(): Promise<void> {
       return () => listMessages(db, { after: '2024-01-01', before: '2024-07-01', hasAttachment: true });
     return () => listMessages(db, { labels: ['seen'], limit: 50 });
   });
-  print(time('filtered lists', listRuns));
+  if (timed('filtered lists')) print(time('filtered lists', listRuns));
   const use = rankThreadUse(db);
   if (use) print(`rank thread: took part in ${use.shared} searches, gave ${use.declined} back`);
   await stopRankThread(db);
