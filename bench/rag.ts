@@ -6,7 +6,7 @@
 // --misses lists what each setup missed; --fresh rebuilds the cached archive; --latency-fill
 // gives an archive too large to embed here real vectors for a sample and the questions' threads
 // and stand-ins for the rest (see rag-fill.ts), so vector and hybrid latency can be measured;
-// --detail-scan archive|threads overrides how the vector leg finds details (default by size);
+// --detail-scan archive|threads overrides how the vector leg finds details (default threads);
 // --chunk-tokens N [--chunk-overlap N] chunks at another size (embedder.chunkTokens), counted by
 // the model's tokenizer as in production (the model then reads up to N tokens of a chunk).
 

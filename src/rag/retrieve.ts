@@ -13,14 +13,7 @@ import { extractFilters, type QuestionFilters } from './filters.js';
 import { crowded, fuse, keywordThreads, mergeLeg, splitKey, threadKey } from './fusion.js';
 import { keywordLeg } from './keyword-leg.js';
 import { syncChunks } from './sync.js';
-import {
-  type DetailScan,
-  defaultDetailScan,
-  NO_VECTORS,
-  startEmbedding,
-  vectorLeg,
-  withinThreads,
-} from './vector-leg.js';
+import { type DetailScan, NO_VECTORS, startEmbedding, vectorLeg, withinThreads } from './vector-leg.js';
 import { vectorModel } from './vectors.js';
 
 /** Longest question accepted: a question, not a document (50 KB pasted mail is refused). */
@@ -40,7 +33,7 @@ export interface RetrieveOptions {
    */
   readonly mode?: RetrievalMode;
   readonly embedder?: Embedder;
-  /** Default: 'archive' while the archive has at most 60k chunks (~12k messages), else 'threads'. */
+  /** How the vector leg finds details; default 'threads' (within the threads summaries and keywords found). */
   readonly detailScan?: DetailScan;
   /** Reference time for relative dates ("last October"). */
   readonly now?: Date;
@@ -142,7 +135,7 @@ export async function retrieve(
       : keywordLeg(db, q, inboxIds, filters, 200, embedder !== undefined);
   if (queryVector) {
     try {
-      const scan = options.detailScan ?? defaultDetailScan(db);
+      const scan = options.detailScan ?? 'threads';
       vectors = await vectorLeg(db, queryVector, inboxIds, filters, scan, keywordThreads(keyword));
       mode = options.mode === 'vector' ? 'vector' : 'hybrid';
     } catch (error) {

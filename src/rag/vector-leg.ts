@@ -1,7 +1,7 @@
 // The vector leg of hybrid retrieval, hierarchical: the summaries nearest the question first
-// (their own partition of the vector index), then details and attachments, archive-wide while
-// that is cheap, else only within the threads the summaries and the keyword leg found; then
-// every chunk of the fused top threads, so each ranks its own messages.
+// (their own partition of the vector index), then details and attachments within the threads
+// the summaries and the keyword leg found; then every chunk of the fused top threads, so each
+// ranks its own messages.
 
 import { BULK_FACTOR } from '../search/index.js';
 import { type Db, sql } from '../store/index.js';
@@ -13,9 +13,10 @@ import { filterSql } from './keyword-leg.js';
 import { distances, knn } from './vectors.js';
 
 /**
- * How the vector leg finds details and attachments: 'archive' scans all of them (brute force,
- * ~0.35 µs a vector: 20 ms at 60k, 180 ms at 500k); 'threads' scores only the chunks of the
- * threads its summaries and the keyword leg found best, by rowid.
+ * How the vector leg finds details and attachments: 'threads' (the default, the spec's
+ * hierarchy) scores only the chunks of the threads its summaries and the keyword leg found
+ * best, by rowid; 'archive' scans all of them (brute force, ~0.35 µs a vector: 20 ms at 60k,
+ * 180 ms at 500k), for comparing the two (bench:rag --detail-scan).
  */
 export type DetailScan = 'archive' | 'threads';
 
@@ -30,14 +31,6 @@ const DETAIL_K = 200;
  */
 const SUMMARY_THREADS = 30;
 const KEYWORD_THREADS = 10;
-/** Chunks (by the largest chunk id, an O(1) upper bound of their count) up to which 'archive' is the default. */
-const ARCHIVE_WIDE_CHUNKS = 60_000;
-
-/** 'archive' while the archive has at most ARCHIVE_WIDE_CHUNKS chunks (~12k messages), else 'threads'. */
-export function defaultDetailScan(db: Db): DetailScan {
-  const largest = (sql(db, 'SELECT max(id) AS id FROM rag_chunks').get() as { id: number | null }).id ?? 0;
-  return largest <= ARCHIVE_WIDE_CHUNKS ? 'archive' : 'threads';
-}
 
 /** Messages (by rowid) that may be shown under the filters: trusted, not excluded. */
 function allowed(db: Db, rowids: readonly number[], filters: QuestionFilters): Set<number> {
