@@ -4,7 +4,9 @@
 // back to back): two-word p50 25.6 -> 21.6 ms, three-word p95 95.8 -> 75.7 ms. Far from
 // halved: the rest of a search is serial, and the threads probably share memory bandwidth.
 // Searches stay synchronous: the calling thread blocks on a shared counter for the
-// thread's part, which arrives on a MessagePort it reads without its event loop.
+// thread's part, which arrives on a MessagePort it reads without its event loop. Requests
+// come the same way, so the thread can wait for a search's score request without its
+// event loop too (rank-worker.ts).
 
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -63,7 +65,7 @@ export interface SharedRanking {
 class RankThread {
   private readonly worker: Worker;
   private readonly port: MessagePort;
-  /** [0]: replies sent, [1]: 1 once the thread has opened the archive. */
+  /** [0]: replies sent, [1]: 1 once the thread has opened the archive, [2]: requests sent. */
   private readonly signal: Int32Array;
   private seq = 0;
   private alive = true;
@@ -79,7 +81,7 @@ class RankThread {
   ) {
     const { port1, port2 } = new MessageChannel();
     this.port = port1;
-    this.signal = new Int32Array(new SharedArrayBuffer(8));
+    this.signal = new Int32Array(new SharedArrayBuffer(12));
     this.worker = new Worker(script, {
       workerData: { path, port: port2, signal: this.signal },
       transferList: [port2],
@@ -101,7 +103,9 @@ class RankThread {
   }
 
   post(request: RankRequest): void {
-    this.worker.postMessage(request);
+    this.port.postMessage(request);
+    Atomics.add(this.signal, 2, 1);
+    Atomics.notify(this.signal, 2);
   }
 
   nextSeq(): number {

@@ -1,7 +1,7 @@
 // The rank thread's side (rank-thread.ts): its own read-only connection to the archive,
 // decoding and scoring the segments the calling thread hands it, one search at a time.
 
-import { parentPort, workerData } from 'node:worker_threads';
+import { type MessagePort, parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { openPostings, type Segment } from '../index/index.js';
 import { clearHitsCache, keepDecodedHits, keptHitsBytes } from './hits-cache.js';
@@ -9,11 +9,15 @@ import type { PhraseHits } from './phrase-hits.js';
 import type { RankReply, RankRequest } from './rank-thread.js';
 import { decodeSegments, type Groups, liveCounts, scoreSegments } from './segment-scores.js';
 
-const { path, port, signal } = workerData as {
-  path: string;
-  port: import('node:worker_threads').MessagePort;
-  signal: Int32Array;
-};
+const { path, port, signal } = workerData as { path: string; port: MessagePort; signal: Int32Array };
+
+/**
+ * Longest wait for a search's score request once its counts are sent. The calling thread
+ * sends it as soon as its own segments are decoded; waited for here rather than in the
+ * event loop, it is scored sooner and faster (1M archive, load 2-3, bench queries, mean:
+ * the caller's wait for this part 4.0-6.0 -> 2.1-3.1 ms, slowest tenth 11-16 -> 3.4-8.5 ms).
+ */
+const SCORE_WAIT_MS = 1_000;
 
 const db = new Database(path, { readonly: true, fileMustExist: true });
 db.pragma('cache_size = -16384');
@@ -48,7 +52,22 @@ function sameSegments(request: Extract<RankRequest, { type: 'decode' }>): Segmen
   return segments;
 }
 
-function decode(request: Extract<RankRequest, { type: 'decode' }>): void {
+/** The next request, waited for up to `ms` (null: none came). */
+function nextRequest(ms: number): RankRequest | null {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    // Read the counter before the port, as the calling thread does for replies.
+    const sent = Atomics.load(signal, 2);
+    const received = receiveMessageOnPort(port);
+    if (received) return received.message as RankRequest;
+    const left = deadline - Date.now();
+    if (left <= 0) return null;
+    Atomics.wait(signal, 2, sent, left);
+  }
+}
+
+/** Decodes, then serves the search's next request at once when it comes soon enough. */
+function decode(request: Extract<RankRequest, { type: 'decode' }>): RankRequest | null {
   current = null;
   if (keptHitsBytes() !== request.keepHits) keepDecodedHits(request.keepHits);
   const phrases = request.groups.flat();
@@ -58,10 +77,11 @@ function decode(request: Extract<RankRequest, { type: 'decode' }>): void {
   })();
   if (decoded === null) {
     answer({ seq: request.seq, counts: null });
-    return;
+    return null;
   }
   current = { seq: request.seq, ...decoded, groups: request.groups };
   answer({ seq: request.seq, counts: liveCounts(decoded.segments, decoded.hits, phrases.length) });
+  return nextRequest(SCORE_WAIT_MS);
 }
 
 function score(request: Extract<RankRequest, { type: 'score' }>): void {
@@ -85,18 +105,25 @@ function score(request: Extract<RankRequest, { type: 'score' }>): void {
   ]);
 }
 
-parentPort?.on('message', (request: RankRequest) => {
-  try {
-    if (request.type === 'clear') clearHitsCache();
-    else if (request.type === 'decode') decode(request);
-    else score(request);
-  } catch {
-    // The caller ranks this part itself; a broken archive fails there with its own error.
-    current = null;
-    if (request.type === 'decode') answer({ seq: request.seq, counts: null });
-    else if (request.type === 'score') answer({ seq: request.seq, scored: null });
+/** Serves `request`, and the request a decode waited for after it. */
+function serve(first: RankRequest): void {
+  for (let request: RankRequest | null = first; request !== null; ) {
+    const served: RankRequest = request;
+    request = null;
+    try {
+      if (served.type === 'clear') clearHitsCache();
+      else if (served.type === 'decode') request = decode(served);
+      else score(served);
+    } catch {
+      // The caller ranks this part itself; a broken archive fails there with its own error.
+      current = null;
+      if (served.type === 'decode') answer({ seq: served.seq, counts: null });
+      else if (served.type === 'score') answer({ seq: served.seq, scored: null });
+    }
   }
-});
+}
+
+port.on('message', serve);
 
 Atomics.store(signal, 1, 1);
 parentPort?.postMessage('ready');
