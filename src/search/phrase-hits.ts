@@ -161,21 +161,9 @@ class PartPositions {
 
   /** Clears in `masks[j]` the columns where shared document j lacks this part. */
   narrow(masks: Int32Array): void {
-    const width = this.width;
-    if (this.lists.length > 1) {
-      const held = new Int32Array(masks.length);
-      for (const { reader, entries } of this.lists) columnMasks(reader.postings, entries, held, width);
-      for (let j = 0; j < masks.length; j++) masks[j] = (masks[j] as number) & (held[j] as number);
-      return;
-    }
-    const { reader, entries } = this.lists[0] as PartList;
-    const counts = reader.postings.counts;
-    for (let j = 0; j < masks.length; j++) {
-      const e = entries[j] as number;
-      let held = 0;
-      for (let c = 0; c < width; c++) if ((counts[e * width + c] as number) > 0) held |= 1 << c;
-      masks[j] = (masks[j] as number) & held;
-    }
+    const held = new Int32Array(masks.length);
+    for (const { reader, entries } of this.lists) columnMasks(reader.postings, entries, held, this.width);
+    for (let j = 0; j < masks.length; j++) masks[j] = (masks[j] as number) & (held[j] as number);
   }
 
   /** Decodes shared document j's positions in the columns of `mask`. */
