@@ -86,6 +86,8 @@ export interface Outcome {
   readonly rank: number | null;
   readonly ms: number;
   readonly top: readonly string[];
+  /** --misses: where each retrieval stage ranked the answer. */
+  readonly stages?: string;
 }
 
 export interface Scores {

@@ -3,9 +3,10 @@
 // keyword-only, vector-only and hybrid retrieval with the in-process ONNX embedder, embedding
 // throughput, retrieval p50/p95 latency and peak RSS. --model NAME picks the fetched model
 // (default the embedder's), --quantized its int8 export; --keyword-only runs without one;
-// --misses lists what each setup missed; --fresh rebuilds the cached archive; --latency-fill
-// gives an archive too large to embed here real vectors for a sample and the questions' threads
-// and stand-ins for the rest (see rag-fill.ts), so vector and hybrid latency can be measured;
+// --misses lists what each setup missed and where each retrieval stage ranked it; --fresh
+// rebuilds the cached archive; --latency-fill gives an archive too large to embed here real
+// vectors for a sample and the questions' threads and stand-ins for the rest (see
+// rag-fill.ts), so vector and hybrid latency can be measured;
 // --detail-scan archive|threads overrides how the vector leg finds details (default threads);
 // --chunk-tokens N [--chunk-overlap N] chunks at another size (embedder.chunkTokens), counted by
 // the model's tokenizer as in production (the model then reads up to N tokens of a chunk).
@@ -27,7 +28,7 @@ import {
   type FetchableModel,
   onnxEmbedder,
 } from '../src/rag/onnx-embedder.js';
-import { type RetrievalMode, retrieve } from '../src/rag/retrieve.js';
+import { type RetrievalMode, type RetrievalTrace, retrieve } from '../src/rag/retrieve.js';
 import { syncChunks } from '../src/rag/sync.js';
 import type { DetailScan } from '../src/rag/vector-leg.js';
 import { vectorModel } from '../src/rag/vectors.js';
@@ -214,16 +215,44 @@ async function fill(
 const count = (engine: Mailsift, table: string): number =>
   (engine.archive.db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
 
-/** An expected Message-ID as the archive stores it (domains are lowercased), with its thread. */
-function resolver(engine: Mailsift): (messageId: string) => { id: string; thread: string } {
+interface StoredAnswer {
+  /** The Message-ID as the archive stores it (domains are lowercased). */
+  readonly id: string;
+  readonly thread: string;
+  readonly rowid: number;
+  /** Its thread as retrieval keys it (inbox id:thread id). */
+  readonly threadKey: string;
+}
+
+/** An expected Message-ID as the archive stores it, with its thread. */
+function resolver(engine: Mailsift): (messageId: string) => StoredAnswer {
   const get = engine.archive.db.prepare(
-    'SELECT message_id AS id, thread_id AS thread FROM messages WHERE message_id = ? COLLATE NOCASE LIMIT 1',
+    `SELECT message_id AS id, thread_id AS thread, id AS rowid, inbox_id || ':' || thread_id AS threadKey
+     FROM messages WHERE message_id = ? COLLATE NOCASE LIMIT 1`,
   );
   return (id) => {
-    const row = get.get(id) as { id: string; thread: string } | undefined;
+    const row = get.get(id) as StoredAnswer | undefined;
     if (!row) throw new Error(`expected message ${id} is not in the archive`);
     return row;
   };
+}
+
+/**
+ * Where each stage ranked a question's best-placed answer: the keyword leg's messages and
+ * threads, the vector leg's summaries and details, the fused threads and the messages.
+ */
+function stageRanks(trace: RetrievalTrace, answers: readonly StoredAnswer[]): string {
+  const best = (list: ReadonlyArray<number | string>, key: (a: StoredAnswer) => number | string): string => {
+    const ranks = answers.map((a) => list.indexOf(key(a))).filter((i) => i >= 0);
+    return ranks.length === 0 ? '–' : String(Math.min(...ranks) + 1);
+  };
+  const rowid = (a: StoredAnswer) => a.rowid;
+  const thread = (a: StoredAnswer) => a.threadKey;
+  return (
+    `keyword ${best(trace.keyword, rowid)} (thread ${best(trace.keywordThreads, thread)}); ` +
+    `summary ${best(trace.summaries, thread)}; detail ${best(trace.details, rowid)}; ` +
+    `fused thread ${best(trace.threads, thread)}, message ${best(trace.messages, rowid)}`
+  );
 }
 
 async function run(
@@ -244,8 +273,12 @@ async function run(
   await retrieve(engine, 'warm-up question about the delivery schedule', options);
   const outcomes: Outcome[] = [];
   for (const question of questions) {
+    let trace: RetrievalTrace | undefined;
     const started = performance.now();
-    const result = await retrieve(engine, question.question, options);
+    const result = await retrieve(engine, question.question, {
+      ...options,
+      ...(flag('misses') ? { trace: (t: RetrievalTrace) => (trace = t) } : {}),
+    });
     const ms = performance.now() - started;
     if (result.mode !== mode) throw new Error(`${question.id}: asked for ${mode}, got ${result.mode}`);
     const ranked = question.messageIds
@@ -258,7 +291,9 @@ async function run(
     );
     const at = ranked.findIndex((id) => wanted.has(id));
     const top = result.messages.slice(0, 3).map((m) => m.messageId);
-    outcomes.push({ question, rank: at < 0 ? null : at + 1, ms, top });
+    const stages =
+      trace && question.messageIds ? { stages: stageRanks(trace, question.messageIds.map(stored)) } : {};
+    outcomes.push({ question, rank: at < 0 ? null : at + 1, ms, top, ...stages });
   }
   return outcomes;
 }
@@ -276,7 +311,9 @@ function report(mode: RetrievalMode, outcomes: readonly Outcome[]): void {
   }
   if (flag('misses'))
     for (const o of outcomes.filter((x) => x.rank === null || x.rank > 5))
-      say(`    miss ${o.question.id} (rank ${o.rank ?? '-'}): top ${o.top.join(', ')}`);
+      say(
+        `    miss ${o.question.id} (rank ${o.rank ?? '-'}): ${o.stages ? `${o.stages}; ` : ''}top ${o.top.join(', ')}`,
+      );
 }
 
 /** The model with the chunk size asked for; a size beyond what it reads raises its truncation length. */

@@ -21,6 +21,7 @@ export { editDistanceWithin, maxEditsFor } from './edit-distance.js';
 export { foldTerm, hasAsciiDigit, MAX_TOKEN_LENGTH } from './fold.js';
 export { DETECT_MAX_CHARS, detectLanguage, isLanguage, LANGUAGES, type Language } from './language.js';
 export { type ParseQueryOptions, parseQuery, type QueryGroup } from './query.js';
+export { stemWord } from './stemmer.js';
 export { JOINER_CHARS } from './tokenizer.js';
 export type { AnalysisReason, Analyzer, TermToken, Token, TokenKind } from './types.js';
 

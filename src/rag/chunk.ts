@@ -2,16 +2,11 @@
 // short questions kept with their short answers, long messages split with overlap, attachment
 // text in its own chunks, and one summary chunk per thread. Pure: the store is read elsewhere.
 
-import { detectLanguage } from '../analysis/index.js';
+import { detectLanguage, type Language } from '../analysis/index.js';
 import type { StoredMessage, ThreadEntry } from '../store/index.js';
+import { repliedSentences } from './replied.js';
 import { extractiveSummary } from './summary.js';
-import {
-  approximateTokens,
-  contentSentences,
-  splitText,
-  type TokenCounter,
-  withoutSalutation,
-} from './tokens.js';
+import { approximateTokens, splitText, type TokenCounter, withoutSalutation } from './tokens.js';
 
 export type ChunkKind = 'summary' | 'detail' | 'attachment';
 
@@ -79,15 +74,29 @@ function sender(m: StoredMessage): string {
   return m.from.name ? `${m.from.name} <${m.from.address}>` : m.from.address;
 }
 
-function header(m: StoredMessage, parent: StoredMessage | undefined): string {
+/** Longest replied-to sentence in a header: two of them keep it near 60 tokens. */
+const MAX_REPLIED_CHARS = 120;
+
+/** `sentence` cut to MAX_REPLIED_CHARS at a word, marked as cut. */
+function clip(sentence: string): string {
+  if (sentence.length <= MAX_REPLIED_CHARS) return sentence;
+  const space = sentence.lastIndexOf(' ', MAX_REPLIED_CHARS - 1);
+  return `${sentence.slice(0, space > MAX_REPLIED_CHARS / 2 ? space : MAX_REPLIED_CHARS - 1)}…`;
+}
+
+function header(
+  m: StoredMessage,
+  text: string,
+  language: Language | null,
+  parent: StoredMessage | undefined,
+): string {
   // Subject and replied-to line only: sender and date travel with the passage, and in the
   // embedded text they dilute what a small sentence model has to match the question to.
   const lines = [`Subject: ${m.subject || '(no subject)'}`];
-  // The parent's first real sentence: its salutation would say nothing of what is answered.
-  const replied = parent ? contentSentences(parent.cleaned.authored)[0] : undefined;
-  if (parent && replied)
+  const replied = parent ? repliedSentences(parent.cleaned.authored, text, language) : [];
+  if (parent && replied.length > 0)
     lines.push(
-      `In reply to ${parent.from?.name || parent.from?.address || 'a message'}: "${replied.slice(0, 160)}"`,
+      `In reply to ${parent.from?.name || parent.from?.address || 'a message'}: "${replied.map(clip).join(' … ')}"`,
     );
   return lines.join('\n');
 }
@@ -140,9 +149,9 @@ export function buildThreadChunks(entries: readonly ThreadEntry[], options: Chun
     if (merged.has(i) || authored[i] === '') return;
     const m = entry.message;
     const parent = parentOf[i] === undefined ? undefined : entries[parentOf[i] as number]?.message;
-    const head = header(m, parent);
     const language = languages[i] ?? null;
     const text = authored[i] as string;
+    const head = header(m, text, language, parent);
     // A short question: its short direct answers join it, so the exchange is retrieved whole.
     if (text.includes('?') && count(text) <= o.shortTokens) {
       const answers = entries

@@ -6,7 +6,13 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Mailsift } from '../engine.js';
-import { chunkingStatus, chunkOptionsFor, recordedChunking, withChunkSize } from './chunking.js';
+import {
+  CHUNKER_VERSION,
+  chunkingStatus,
+  chunkOptionsFor,
+  recordedChunking,
+  withChunkSize,
+} from './chunking.js';
 import { createEmbedder } from './config.js';
 import { backlogSize, embedPending } from './embed.js';
 import { defaultModelDir } from './onnx-embedder.js';
@@ -44,6 +50,7 @@ describe('chunk size changes', () => {
     expect((await embedPending(engine, at256)).remaining).toBe(0);
     const before = chunkRows(engine);
     expect(recordedChunking(db)).toEqual({
+      version: CHUNKER_VERSION,
       targetTokens: 256,
       overlapTokens: 40,
       shortTokens: 80,
@@ -114,6 +121,34 @@ describe('chunk size changes', () => {
     expect(recordedChunking(db)).toMatchObject({ targetTokens: 256, tokenizer: 'approximate' });
     engine.close();
   });
+
+  it('re-chunks an archive an older chunker built, re-embedding only the chunks whose text changed', async () => {
+    const { engine } = await openFixtureArchive('budget-thread');
+    const db = engine.archive.db;
+    const embedder = withChunkSize(loopback.embedder(), {});
+    await embedPending(engine, embedder);
+    const before = chunkRows(engine);
+    // What version 1 left: its record has no version, and a reply's header named only the
+    // parent's opening sentence, not the sentence the reply answers.
+    const { version: _, ...unversioned } = recordedChunking(db) ?? {};
+    db.prepare("UPDATE rag_meta SET value = ? WHERE key = 'chunking'").run(JSON.stringify(unversioned));
+    const reply = before.find((r) => /In reply to [^\n]* … /.test(r.text)) as ChunkRow;
+    expect(reply).toBeDefined();
+    const oldText = reply.text.replace(/ … [^\n]*"\n/, '"\n');
+    // Its hash, of another text, matches no chunk the current chunker builds.
+    db.prepare("UPDATE rag_chunks SET text = ?, hash = 'v1' WHERE id = ?").run(oldText, reply.id);
+    expect(recordedChunking(db)?.version).toBe(1);
+    expect(chunkingStatus(db, chunkOptionsFor(embedder)).rechunkPending).toBe(true);
+
+    syncChunks(db, chunkOptionsFor(embedder));
+    const after = chunkRows(engine);
+    expect(after.map((r) => r.text).sort()).toEqual(before.map((r) => r.text).sort());
+    expect(after.find((r) => r.text === reply.text)?.id).not.toBe(reply.id);
+    expect(countRows(engine, 'embedding_backlog')).toBe(1);
+    expect(countRows(engine, 'rag_vectors')).toBe(before.length - 1);
+    expect(recordedChunking(db)?.version).toBe(CHUNKER_VERSION);
+    engine.close();
+  });
 });
 
 describe('chunk size with the onnx model', () => {
@@ -136,6 +171,7 @@ describe('chunk size with the onnx model', () => {
     expect(chunkOptionsFor(wrapped)).toEqual(chunkOptionsFor(embedder));
     await embedPending(engine, embedder);
     expect(recordedChunking(db)).toEqual({
+      version: CHUNKER_VERSION,
       targetTokens: 128,
       overlapTokens: 20,
       shortTokens: 80,

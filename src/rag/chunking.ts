@@ -17,8 +17,17 @@ export const MIN_CHUNK_TOKENS = 64;
 /** Largest for an embedder that does not say what it reads (an endpoint): OpenAI's 8,191-token input limit. */
 export const MAX_CHUNK_TOKENS = 8192;
 
+/**
+ * The chunker's rules, recorded with the parameters: bumped when a rule changes the text of
+ * chunks, so an archive chunked before re-chunks (a chunk whose text is the same keeps its
+ * vector). 1: the replied-to line was the parent's first sentence; 2: that and the sentence
+ * the reply answers (replied.ts).
+ */
+export const CHUNKER_VERSION = 2;
+
 /** What chunks are built with, as recorded: another value of any field rebuilds them. */
 export interface Chunking extends ChunkSize {
+  readonly version: number;
   readonly shortTokens: number;
   /** The TokenCounter's id: 'approximate' (words x 1.3) or the embedding model's tokenizer. */
   readonly tokenizer: string;
@@ -71,13 +80,16 @@ export function chunkOptionsFor(embedder: Embedder | undefined): ChunkOptions {
 
 export function chunkingOf(options: ChunkOptions): Chunking {
   const { targetTokens, overlapTokens, shortTokens, tokenizer } = resolveChunkOptions(options);
-  return { targetTokens, overlapTokens, shortTokens, tokenizer: tokenizer.id };
+  return { version: CHUNKER_VERSION, targetTokens, overlapTokens, shortTokens, tokenizer: tokenizer.id };
 }
 
 /** The parameters the archive's chunks were built with; null before the first sync records them. */
 export function recordedChunking(db: Db): Chunking | null {
   const value = getRagMeta(db, 'chunking');
-  return value === undefined ? null : (JSON.parse(value) as Chunking);
+  // Recorded before the chunker had versions: version 1.
+  return value === undefined
+    ? null
+    : ({ version: 1, ...(JSON.parse(value) as Partial<Chunking>) } as Chunking);
 }
 
 /**
@@ -94,6 +106,7 @@ export function recordedChunkOptions(db: Db): ChunkOptions & { readonly adopt: b
 }
 
 const same = (a: Chunking, b: Chunking): boolean =>
+  a.version === b.version &&
   a.targetTokens === b.targetTokens &&
   a.overlapTokens === b.overlapTokens &&
   a.shortTokens === b.shortTokens &&

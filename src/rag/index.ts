@@ -52,6 +52,7 @@ export {
   type Passage,
   type RetrievalMode,
   type RetrievalResult,
+  type RetrievalTrace,
   type RetrieveOptions,
   retrieve,
 } from './retrieve.js';

@@ -37,6 +37,24 @@ export interface RetrieveOptions {
   readonly detailScan?: DetailScan;
   /** Reference time for relative dates ("last October"). */
   readonly now?: Date;
+  /** Receives each stage's ranking once the question is ranked (bench:rag --misses). */
+  readonly trace?: (trace: RetrievalTrace) => void;
+}
+
+/** How each stage ranked one question's candidates, best first: where a missed answer was lost. */
+export interface RetrievalTrace {
+  /** Keyword leg: message rowids. */
+  readonly keyword: readonly number[];
+  /** Keyword leg's messages grouped into thread keys (inbox id:thread id). */
+  readonly keywordThreads: readonly string[];
+  /** Vector leg's summary step: thread keys. */
+  readonly summaries: readonly string[];
+  /** Vector leg's details and attachments (within the top threads included): message rowids. */
+  readonly details: readonly number[];
+  /** Every fused thread, not only the `limit` returned. */
+  readonly threads: readonly string[];
+  /** Messages of the top threads by fused score, before one thread's crowding is capped. */
+  readonly messages: readonly number[];
 }
 
 export interface Passage {
@@ -179,6 +197,14 @@ export async function retrieve(
     .filter((m) => top.has(rowThread.get(m.rowid) ?? ''))
     .sort((a, b) => b.score - a.score);
   const shown = crowded(ranked, rowThread);
+  options.trace?.({
+    keyword: keyword.map((h) => h.rowid),
+    keywordThreads: keywordThreads(keyword),
+    summaries: vectors.threads,
+    details: [...new Set(chunks.flatMap((c) => c.rowids))],
+    threads: [...threadScores].sort((a, b) => b[1] - a[1]).map(([key]) => key),
+    messages: ranked.map((m) => m.rowid),
+  });
 
   const info = sql(db, 'SELECT message_id AS messageId, thread_id AS threadId FROM messages WHERE id = ?');
   const messages = shown.flatMap((m) => {
