@@ -10,7 +10,7 @@ import { splitTails } from './tail.js';
 export { htmlToText } from './html.js';
 
 /** Bumped whenever a rule changes, so evaluations can tell which cleaner produced a result. */
-export const CLEANER_VERSION = '1';
+export const CLEANER_VERSION = '2';
 
 export interface CleanOptions {
   /** HTML beyond this many characters is cut before parsing. */

@@ -98,7 +98,7 @@ export const SIGN_OFF =
 
 /** Lines that only a contact block carries: phone, web, address, job title. */
 export const CONTACT_LINE =
-  /(\+?\d[\d\s().-]{6,}\d)|(https?:\/\/|www\.)|([\w.+-]{1,64}@[\w-]{1,63}\.[\w.-]{2,})|\b(tel|phone|mobile|mob|cell|fax|cellulare|telefono|telefon|téléphone|teléfono|telefone|тел)\b\.?\s?:?|\b(manager|director|engineer|ceo|cto|cfo|founder|head of|responsabile|direttore|geschäftsführer|leiter|directeur|directora?|gerente|diretor|diretora|директор|менеджер|инженер)\b/i;
+  /(\+?\d[\d\s().-]{6,}\d)|(https?:\/\/|www\.)|([\w.+-]{1,64}@[\w-]{1,63}\.[\w.-]{2,})|\b(tel|phone|mobile|mob|cell|fax|cellulare|telefono|telefon|téléphone|teléfono|telefone|тел)\b\.?\s?:?|\b(manager|director|engineer|ceo|cto|cfo|coo|vp|vice president|president|founder|head of|officer|coordinator|specialist|consultant|responsabile|direttore|geschäftsführer|leiter|directeur|directora?|gerente|diretor|diretora|директор|менеджер|инженер)\b/i;
 
 /** Words that only confidentiality disclaimers use together. */
 export const DISCLAIMER =

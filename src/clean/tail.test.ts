@@ -47,6 +47,41 @@ describe('signatures', () => {
     expect(kindsOf('Price confirmed.\n\nThanks,\nMark')).toEqual(['authored', null, 'authored', 'authored']);
   });
 
+  it('takes a closing card that clients append without a sign-off', () => {
+    const text =
+      'Our corrugator went down on Monday.\n\nMike Dorsey\nAccount Manager\nKestrel Packaging Inc. | 2200 Industrial Pkwy, Dayton OH\n(937) 555-0144';
+    expect(kindsOf(text)).toEqual(['authored', null, 'signature', 'signature', 'signature', 'signature']);
+    expect(kindsOf('Option B.\n\nDavid Chen\nVP Sales & Marketing | Acme Corp')).toEqual([
+      'authored',
+      null,
+      'signature',
+      'signature',
+    ]);
+    expect(kindsOf('Груз выгружен.\n\nОльга Смирнова\nменеджер по логистике\nтел. +7 495 123-45-67')).toEqual(
+      ['authored', null, 'signature', 'signature', 'signature'],
+    );
+  });
+
+  it('keeps what only looks like a card: a name alone, prose, an address to ship to, a card with nothing to sign', () => {
+    expect(kindsOf('Done.\n\nTom')).toEqual(['authored', null, 'authored']);
+    expect(kindsOf('Done.\n\nCall Tom Becker at +1 555 0100 if anything changes.')).toEqual([
+      'authored',
+      null,
+      'authored',
+    ]);
+    expect(kindsOf('Please ship to:\n\nAcme Corp\nWarehouse B, Dock 3')).toEqual([
+      'authored',
+      null,
+      'authored',
+      'authored',
+    ]);
+    expect(kindsOf('Mike Dorsey\nAccount Manager\n(937) 555-0144')).toEqual([
+      'authored',
+      'authored',
+      'authored',
+    ]);
+  });
+
   it('does not take a mobile phrase inside a sentence', () => {
     expect(kindsOf('Sorry for typos, sent from my iPhone while walking to the station')).toEqual([
       'authored',

@@ -22,7 +22,13 @@ const DISCLAIMER_HEADING =
 
 /** Most lines a `-- ` signature may span; longer tails are more likely content. */
 const MAX_SIGNATURE_LINES = 20;
-/** Most lines after a sign-off that may form a contact block. */
+/**
+ * A name as a card opens with it: one to four capitalised words ("Mike Dorsey", "Dr. Anna
+ * Keller", "Ольга Смирнова"), optionally followed by credentials or a role after a comma or bar.
+ */
+const NAME_LINE = /^\p{Lu}[\p{L}'’.-]*(?:\s+\p{Lu}[\p{L}'’.-]*){0,3}(?:\s*[,|]\s*[^.!?]{1,60})?$/u;
+
+/** Most lines after a sign-off (or of a closing card) that may form a contact block. */
 const MAX_CONTACT_LINES = 8;
 
 interface Paragraph {
@@ -89,12 +95,31 @@ function signatureStart(lines: readonly string[], from: number, to: number): num
   for (let k = nonBlank.length - 2; k >= Math.max(1, nonBlank.length - 1 - MAX_CONTACT_LINES); k--) {
     if (!SIGN_OFF.test(patternLine(lines[nonBlank[k] as number] as string))) continue;
     const block = nonBlank.slice(k + 1).map((i) => patternLine(lines[i] as string));
-    if (block.every((t) => t.length > 0 && t.length <= 80) && block.some((t) => CONTACT_LINE.test(t))) {
-      return nonBlank[k + 1] as number;
-    }
+    if (isContactBlock(block)) return nonBlank[k + 1] as number;
     return -1;
   }
-  return -1;
+  return closingCardStart(lines, nonBlank);
+}
+
+/** Short lines only, at least one with a real contact cue (phone, web, address, job title). */
+function isContactBlock(block: readonly string[]): boolean {
+  return block.every((t) => t.length > 0 && t.length <= 80) && block.some((t) => CONTACT_LINE.test(t));
+}
+
+/**
+ * Where a closing card without a sign-off starts, or -1: the signature mail clients append on
+ * their own ("Mike Dorsey / Account Manager / Kestrel Packaging Inc. / (937) 555-0144"). It is
+ * the run's last paragraph, after text it signs, opens with a name and holds a contact cue
+ * below it: a closing paragraph of prose, or a name alone, stays authored.
+ */
+function closingCardStart(lines: readonly string[], nonBlank: readonly number[]): number {
+  let k = nonBlank.length - 1;
+  while (k > 0 && nonBlank[k - 1] === (nonBlank[k] as number) - 1) k--;
+  if (k === 0 || nonBlank.length - k > MAX_CONTACT_LINES) return -1;
+  const [name, ...rest] = nonBlank.slice(k).map((i) => patternLine(lines[i] as string));
+  return name !== undefined && NAME_LINE.test(name) && rest.length > 0 && isContactBlock(rest)
+    ? (nonBlank[k] as number)
+    : -1;
 }
 
 /** Marks signature / disclaimer / footer lines at the tail of the authored run from..to. */
