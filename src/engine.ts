@@ -14,6 +14,7 @@ import {
   extractPending,
 } from './pipeline/extract-pending.js';
 import { type IngestOptions, type IngestReport, ingest } from './pipeline/ingest.js';
+import { type RecleanOptions, type RecleanReport, reclean } from './pipeline/reclean.js';
 import { type ReextractReport, reextract } from './pipeline/reextract.js';
 import {
   type Answer,
@@ -135,6 +136,11 @@ export class Mailsift {
     options: { onProgress?: (done: number, total: number) => void } = {},
   ): Promise<ReextractReport> {
     return reextract(this.archive, format, options);
+  }
+
+  /** Cleans the stored messages again with the current rules (after an upgrade), re-indexing those that changed. */
+  reclean(options: RecleanOptions = {}): Promise<RecleanReport> {
+    return reclean(this.archive, options);
   }
 
   getRaw(id: string, options: { inbox?: string } = {}): Buffer {

@@ -14,6 +14,7 @@ import { registerKeys } from './commands/keys.js';
 import { registerList } from './commands/list.js';
 import { registerMcp } from './commands/mcp.js';
 import { registerParse } from './commands/parse.js';
+import { registerReclean } from './commands/reclean.js';
 import { registerReextract } from './commands/reextract.js';
 import { registerReindex } from './commands/reindex.js';
 import { registerRetrieve } from './commands/retrieve.js';
@@ -44,6 +45,7 @@ for (const register of [
   registerParse,
   registerReindex,
   registerReextract,
+  registerReclean,
   registerExtract,
   registerCheck,
   registerEval,
