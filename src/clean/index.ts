@@ -8,6 +8,7 @@ import { splitQuotes } from './quotes.js';
 import { splitTails } from './tail.js';
 
 export { htmlToText } from './html.js';
+export { signatureRole } from './signature-role.js';
 
 /** Bumped whenever a rule changes, so evaluations can tell which cleaner produced a result. */
 export const CLEANER_VERSION = '2';

@@ -57,6 +57,12 @@ describe('thread-aware chunks', () => {
     expect(decision.text).toContain(
       'In reply to Anna Keller: "as promised in Friday\'s call, here are the three options for the Rotterdam hub budget',
     );
+    // Its writer's role and organisation come from the signature; the card itself stays out.
+    expect(decision.text).toContain(
+      'From: Marco Bianchi, Responsabile Logistica, Lagomaggiore Tessuti S.p.A.\nIn reply to Anna Keller',
+    );
+    expect(decision.text).not.toContain('0323');
+    expect(details.filter((r) => r.text.includes('\nFrom: '))).toHaveLength(1);
     expect(decisionMeta).toMatchObject({ inbox: 'work', language: 'it', depth: 1, hasAttachment: false });
     expect(decisionMeta.participants).toEqual([
       'anna.keller@harbor-freight.example',

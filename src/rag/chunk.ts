@@ -3,6 +3,7 @@
 // text in its own chunks, and one summary chunk per thread. Pure: the store is read elsewhere.
 
 import { detectLanguage, type Language } from '../analysis/index.js';
+import { signatureRole } from '../clean/index.js';
 import type { StoredMessage, ThreadEntry } from '../store/index.js';
 import { repliedSentences } from './replied.js';
 import { extractiveSummary } from './summary.js';
@@ -90,9 +91,13 @@ function header(
   language: Language | null,
   parent: StoredMessage | undefined,
 ): string {
-  // Subject and replied-to line only: sender and date travel with the passage, and in the
-  // embedded text they dilute what a small sentence model has to match the question to.
+  // Subject, the sender's role and the replied-to lines: the sender's name and the date travel
+  // with the passage, and alone they dilute what a small sentence model has to match the
+  // question to; a role and organisation from the signature are what questions name ("the
+  // packaging supplier", "our CFO"). bench:rag 2,000, hybrid recall@5: 89.6% -> 92.5% with it.
   const lines = [`Subject: ${m.subject || '(no subject)'}`];
+  const role = signatureRole(m.cleaned.signature, m.from?.name);
+  if (role) lines.push(`From: ${m.from?.name || m.from?.address}, ${role}`);
   const replied = parent ? repliedSentences(parent.cleaned.authored, text, language) : [];
   if (parent && replied.length > 0)
     lines.push(
