@@ -18,6 +18,10 @@ describe('thread-aware chunks', () => {
     const summary = rows.find((r) => r.kind === 'summary')?.text ?? '';
     expect(summary).toMatch(/^Thread: Q3 logistics budget/);
     expect(summary).toContain('Opened by Anna Keller on 2024-06-03');
+    // A writer whose signature names a role is introduced with it.
+    expect(summary).toContain(
+      'Latest, Marco Bianchi (Responsabile Logistica, Lagomaggiore Tessuti S.p.A.) on 2024-06-05',
+    );
     expect(summary).toContain("abbiamo deciso per l'opzione B");
 
     const details = rows.filter((r) => r.kind === 'detail');

@@ -21,9 +21,10 @@ export const MAX_CHUNK_TOKENS = 8192;
  * The chunker's rules, recorded with the parameters: bumped when a rule changes the text of
  * chunks, so an archive chunked before re-chunks (a chunk whose text is the same keeps its
  * vector). 1: the replied-to line was the parent's first sentence; 2: that and the sentence
- * the reply answers (replied.ts); 3: the sender's role and organisation from their signature.
+ * the reply answers (replied.ts); 3: the sender's role and organisation from their signature;
+ * 4: the same roles for the summary's opener and latest writer.
  */
-export const CHUNKER_VERSION = 3;
+export const CHUNKER_VERSION = 4;
 
 /** What chunks are built with, as recorded: another value of any field rebuilds them. */
 export interface Chunking extends ChunkSize {

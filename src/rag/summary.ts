@@ -1,6 +1,7 @@
 // Extractive thread summaries, for when no LLM writes them: the opening request, the latest
 // state, and the sentences in between that carry decisions and dates.
 
+import { signatureRole } from '../clean/index.js';
 import type { StoredMessage } from '../store/index.js';
 import { contentSentences, sentences } from './tokens.js';
 
@@ -129,12 +130,17 @@ export function extractiveSummary(messages: readonly StoredMessage[], options: S
   if (first === undefined) return '';
   const last = byDate[byDate.length - 1] as StoredMessage;
   const who = (m: StoredMessage): string => m.from?.name || m.from?.address || 'unknown sender';
+  // Who opened and who spoke last, with the role their signature gives: the parties a question names.
+  const whoWithRole = (m: StoredMessage): string => {
+    const role = signatureRole(m.cleaned.signature, m.from?.name);
+    return role ? `${who(m)} (${role})` : who(m);
+  };
   const day = (m: StoredMessage): string => m.date.toISOString().slice(0, 10);
   const lines = [
     `Thread: ${first.subject || '(no subject)'} — ${byDate.length} message(s), ${day(first)} to ${day(last)}.`,
   ];
   const opening = lead(first.cleaned.authored, 3);
-  if (opening) lines.push(`Opened by ${who(first)} on ${day(first)}: ${opening}`);
+  if (opening) lines.push(`Opened by ${whoWithRole(first)} on ${day(first)}: ${opening}`);
   const key: string[] = [];
   const max = options.maxKeySentences ?? 6;
   for (const message of byDate.slice(1, -1)) {
@@ -147,7 +153,7 @@ export function extractiveSummary(messages: readonly StoredMessage[], options: S
   if (key.length > 0) lines.push(`Key points: ${key.join(' | ')}`);
   if (last !== first) {
     const latest = lead(last.cleaned.authored, 3);
-    if (latest) lines.push(`Latest, ${who(last)} on ${day(last)}: ${latest}`);
+    if (latest) lines.push(`Latest, ${whoWithRole(last)} on ${day(last)}: ${latest}`);
   }
   return lines.join('\n');
 }
