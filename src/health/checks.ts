@@ -1,6 +1,7 @@
 // Pipeline health: per inbox and per source, is each stage keeping up? Each check is
 // ok, warn or fail with a message; thresholds come from the caller (see thresholds.ts).
 
+import { CLEANER_VERSION } from '../clean/index.js';
 import { Mailsift } from '../engine.js';
 import { checkIndex } from '../index/index.js';
 import { type Db, sql } from '../store/index.js';
@@ -19,6 +20,7 @@ export type CheckName =
   | 'unindexed'
   | 'embedding_backlog'
   | 'summary_backlog'
+  | 'cleaner'
   | 'index_consistency'
   | 'ingest_failures';
 
@@ -176,6 +178,19 @@ function summaryCheck(
   };
 }
 
+/** Whether the inbox's messages were cleaned by older rules than this build's (after an upgrade). */
+function cleanerCheck(inbox: { name: string; cleaner: number }): HealthCheck {
+  const current = Number(CLEANER_VERSION);
+  return inbox.cleaner < current
+    ? check(
+        'cleaner',
+        'warn',
+        `messages cleaned by the rules of cleaner version ${inbox.cleaner}; this build cleans with version ${current}: run \`mailsift reclean --inbox ${inbox.name}\``,
+        inbox.cleaner,
+      )
+    : check('cleaner', 'ok', `cleaned with the current rules (version ${current})`, inbox.cleaner);
+}
+
 interface SourceRow {
   id: number;
   path: string;
@@ -186,7 +201,7 @@ interface SourceRow {
 
 function inboxHealth(
   db: Db,
-  inbox: { id: number; name: string },
+  inbox: { id: number; name: string; cleaner: number },
   t: HealthThresholds,
   now: Date,
   options: HealthOptions,
@@ -211,6 +226,7 @@ function inboxHealth(
       `${unindexed} of ${messages} stored messages not in the keyword index`,
       unindexed,
     ),
+    cleanerCheck(inbox),
   ];
 
   let embeddingBacklog: number | null = null;
@@ -314,7 +330,11 @@ export function checkHealth(
 ): HealthReport {
   const db = target instanceof Mailsift ? target.archive.db : target;
   const inboxes = (
-    sql(db, 'SELECT id, name FROM inboxes ORDER BY name').all() as Array<{ id: number; name: string }>
+    sql(db, 'SELECT id, name, cleaner FROM inboxes ORDER BY name').all() as Array<{
+      id: number;
+      name: string;
+      cleaner: number;
+    }>
   ).map((inbox) => inboxHealth(db, inbox, thresholds, now, options));
   const checks = options.consistency === false ? [] : [consistencyCheck(db)];
   return {

@@ -5,12 +5,20 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/temp.js';
+import { CLEANER_VERSION } from '../clean/index.js';
 import { Mailsift } from '../engine.js';
+import { checkHealth, DEFAULT_THRESHOLDS } from '../health/index.js';
 import { checkIndex, reindex } from '../index/index.js';
 import { syncChunks } from '../rag/index.js';
 import { deflateText } from './compress.js';
 
 const opened: Mailsift[] = [];
+
+/** The status check of the 'work' inbox's cleaner version. */
+const cleanerCheck = (engine: Mailsift) =>
+  checkHealth(engine, DEFAULT_THRESHOLDS, new Date(), { consistency: false }).inboxes[0]?.checks.find(
+    (c) => c.name === 'cleaner',
+  );
 afterEach(() => {
   for (const engine of opened.splice(0)) engine.close();
 });
@@ -72,8 +80,12 @@ describe('reclean', () => {
     db.prepare("UPDATE messages SET body = ? WHERE message_id = 'KP20240612A@kestrelpack.com'").run(
       deflateText(JSON.stringify(old)),
     );
+    // ...in an inbox made by that build, which status asks to clean again.
+    db.prepare("UPDATE inboxes SET cleaner = 1 WHERE name = 'work'").run();
     reindex(db);
     syncChunks(db);
+    expect(cleanerCheck(engine)).toMatchObject({ status: 'warn', value: 1 });
+    expect(cleanerCheck(engine)?.message).toContain('mailsift reclean --inbox work');
     expect(engine.searchMessages({ q: 'Dayton', inbox: 'work' }).messages).toHaveLength(1);
     expect(db.prepare('SELECT count(*) FROM rag_dirty_threads').pluck().get()).toBe(0);
 
@@ -86,6 +98,8 @@ describe('reclean', () => {
     expect(checkIndex(db, { deep: true })).toEqual({ ok: true, problems: [] });
     // The thread's chunks are rebuilt by the RAG backlog.
     expect(db.prepare('SELECT count(*) FROM rag_dirty_threads').pluck().get()).toBe(1);
+
+    expect(cleanerCheck(engine)).toMatchObject({ status: 'ok', value: Number(CLEANER_VERSION) });
 
     expect(await engine.reclean()).toEqual({ messages: 2, changed: 0, failures: [] });
     await expect(engine.reclean({ inbox: 'home' })).rejects.toThrow(/home/);

@@ -3,7 +3,7 @@
 // cleaned parts come out different is stored with them and re-indexed by every index hook in
 // the same transaction (its keyword postings replaced, its thread re-chunked by the RAG backlog).
 
-import { cleanMessage } from '../clean/index.js';
+import { CLEANER_VERSION, cleanMessage } from '../clean/index.js';
 import { describeError } from '../core/errors.js';
 import { parseMessage } from '../parse/index.js';
 import { type Archive, inboxByName, loadMessage, loadRaw, sql } from '../store/index.js';
@@ -74,5 +74,9 @@ export async function reclean(archive: Archive, options: RecleanOptions = {}): P
     done += ids.length;
     options.onProgress?.(done, total);
   }
+  sql(db, 'UPDATE inboxes SET cleaner = @version WHERE @inbox IS NULL OR id = @inbox').run({
+    version: Number(CLEANER_VERSION),
+    inbox: inboxId,
+  });
   return { messages: done, changed, failures };
 }

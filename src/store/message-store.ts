@@ -4,6 +4,7 @@
 // transaction opened by the caller, so a batch commits or rolls back as a whole; the
 // caller flushes (or discards) what index hooks deferred before it does.
 
+import { CLEANER_VERSION } from '../clean/index.js';
 import { linkMessage } from '../thread/index.js';
 import { type Archive, type Db, sql } from './archive.js';
 import { forgetUnusedExtractions } from './attachment-texts.js';
@@ -44,7 +45,12 @@ export class MessageStore {
   }
 
   inbox(name: string): Inbox {
-    sql(this.db, 'INSERT OR IGNORE INTO inboxes (name, created_at) VALUES (?, ?)').run(name, Date.now());
+    // A new inbox holds only messages this build cleans; an existing one keeps the oldest rules it holds.
+    sql(this.db, 'INSERT OR IGNORE INTO inboxes (name, created_at, cleaner) VALUES (?, ?, ?)').run(
+      name,
+      Date.now(),
+      Number(CLEANER_VERSION),
+    );
     const row = sql(this.db, 'SELECT id FROM inboxes WHERE name = ?').get(name) as { id: number };
     return { id: row.id, name };
   }

@@ -195,4 +195,10 @@ export const MIGRATIONS: readonly string[] = [
     WHERE inbox_id = old.inbox_id AND address = old.from_address AND name = old.from_name AND messages = 0;
   END;
   `,
+  // 4: the cleaner rules (CLEANER_VERSION) the oldest stored messages of an inbox were cleaned
+  // with: status asks for \`mailsift reclean\` when this build's rules are newer. An inbox made
+  // before this was recorded was cleaned with version 1.
+  `
+  ALTER TABLE inboxes ADD COLUMN cleaner INTEGER NOT NULL DEFAULT 1;
+  `,
 ];

@@ -268,6 +268,7 @@ const healthCheckSchema = z.object({
     'unindexed',
     'embedding_backlog',
     'summary_backlog',
+    'cleaner',
     'index_consistency',
     'ingest_failures',
   ]),
@@ -277,7 +278,7 @@ const healthCheckSchema = z.object({
     .number()
     .nullable()
     .describe(
-      'the figure judged: age in seconds or a count (embedding_backlog: chunks waiting plus threads awaiting chunks; summary_backlog: thread summaries waiting for the llm)',
+      'the figure judged: age in seconds or a count (embedding_backlog: chunks waiting plus threads awaiting chunks; summary_backlog: thread summaries waiting for the llm; cleaner: the cleaner version the oldest stored messages were cleaned with)',
     ),
 });
 
