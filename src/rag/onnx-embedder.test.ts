@@ -3,15 +3,17 @@
 // batching, truncation, errors, query/passage prefixes, [CLS] pooling, and hybrid retrieval
 // finding a paraphrase by meaning.
 
-import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/temp.js';
 import type { Mailsift } from '../engine.js';
 import { embedPending } from './embed.js';
 import type { Embedder } from './embedder.js';
-import { defaultModelDir, type FetchableModel, onnxEmbedder } from './onnx-embedder.js';
+import { defaultModelDir, type FetchableModel, importOnnxRuntime, onnxEmbedder } from './onnx-embedder.js';
 import { cosine, int8Agreement, PARAPHRASE_PAIRS } from './onnx-embedder-samples.js';
 import { retrieve } from './retrieve.js';
 import { openFixtureArchive } from './test-helpers.js';
@@ -154,6 +156,24 @@ describe('onnx embedder (all-MiniLM-L6-v2)', () => {
     const same = cosine(english as Float32Array, paraphrase as Float32Array);
     expect(cosine(english as Float32Array, italian as Float32Array)).toBeLessThan(same - 0.3);
     expect(cosine(english as Float32Array, russian as Float32Array)).toBeLessThan(same - 0.3);
+  });
+
+  it('keeps onnxruntime’s usage telemetry off: nothing is written for an upload, none is tried', () => {
+    requireModel(MODEL_DIR, 'all-MiniLM-L6-v2');
+    // onnxruntime 1.29+ keeps its telemetry session (.ses, mat-debug-<pid>.log) in the temp
+    // directory when it starts its uploader; a child with its own temp directory shows whether it did.
+    const temp = tempDir('mailsift-ort-');
+    const compiled = pathToFileURL(join(import.meta.dirname, '../../dist/src/rag/onnx-embedder.js')).href;
+    const script = `const { onnxEmbedder } = await import(${JSON.stringify(compiled)});
+      const [v] = await onnxEmbedder({ modelDir: ${JSON.stringify(MODEL_DIR)} }).embed(['telemetry check']);
+      process.stdout.write(String(v.length) + ' ' + process.env.ORT_DISABLE_TELEMETRY);`;
+    const { ORT_DISABLE_TELEMETRY: _, ...env } = process.env;
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+      env: { ...env, TMPDIR: temp },
+      encoding: 'utf8',
+    });
+    expect(out).toBe('384 1');
+    expect(readdirSync(temp)).toEqual([]);
   });
 
   it('refuses a missing or incomplete model folder with the command that fetches it', async () => {
@@ -302,7 +322,7 @@ describe('onnx embedder (bge-small-en-v15, [CLS] pooling)', () => {
     // In one batch 'ok' is padded to the longer text's length.
     const vectors = await onnxEmbedder({ modelDir: BGE_DIR }).embed(texts, 'passage');
     // The graph run by hand on each text alone: its first token's hidden state, unit length.
-    const ort = await import('onnxruntime-node');
+    const ort = await importOnnxRuntime();
     const session = await ort.InferenceSession.create(join(BGE_DIR, 'model.onnx'));
     const { Tokenizer } = await import('@huggingface/tokenizers');
     const read = (name: string): object => JSON.parse(readFileSync(join(BGE_DIR, name), 'utf8')) as object;

@@ -132,6 +132,17 @@ function int64(
   return new ort.Tensor('int64', values, [rows, cols]);
 }
 
+/**
+ * onnxruntime-node, which from 1.29 on uploads usage telemetry from Linux and macOS (1DS, to
+ * mobile.events.data.microsoft.com, with a session id kept in the temp directory) unless
+ * ORT_DISABLE_TELEMETRY is set before it initialises. Nothing of a local mail archive leaves
+ * the machine, so it is set here, unless the user chose a value themselves.
+ */
+export function importOnnxRuntime(): Promise<typeof import('onnxruntime-node')> {
+  process.env.ORT_DISABLE_TELEMETRY ??= '1';
+  return import('onnxruntime-node');
+}
+
 /** One vector per row as the model was trained to pool, then L2-normalized when the model wants it. */
 function pool(
   hidden: Float32Array,
@@ -183,7 +194,7 @@ export function onnxEmbedder(options: OnnxEmbedderOptions): Embedder {
   // The native module and the model load on first use: configuring an embedder stays cheap.
   const load = () => {
     loading ??= (async () => {
-      const ort = await import('onnxruntime-node');
+      const ort = await importOnnxRuntime();
       const session = await ort.InferenceSession.create(modelPath, {
         graphOptimizationLevel: 'all',
         ...(options.threads ? { intraOpNumThreads: options.threads } : {}),
