@@ -25,8 +25,8 @@ export interface RecleanOptions {
 }
 
 /**
- * Messages cleaned between two commits: a transaction holds the writer lock, so a batch is
- * what a concurrent ingest may wait for (~0.5 ms of parsing and cleaning each).
+ * Messages read and cleaned per transaction: the parsing (~0.5 ms a message) runs before it,
+ * so a concurrent ingest waits only for a batch's writes, and progress moves in small steps.
  */
 const BATCH = 500;
 

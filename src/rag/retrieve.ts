@@ -174,7 +174,8 @@ export async function retrieve(
     [keywordThreads(keyword), mergeLeg([vectors.threads, vectors.chunks.map((c) => c.threadKey)])],
     [threadWeight],
   );
-  const topThreads = [...threadScores].sort((a, b) => b[1] - a[1]).slice(0, limit);
+  const fusedThreads = [...threadScores].sort((a, b) => b[1] - a[1]);
+  const topThreads = fusedThreads.slice(0, limit);
   const top = new Map(topThreads);
   const chunks = withinThreads(
     db,
@@ -202,7 +203,7 @@ export async function retrieve(
     keywordThreads: keywordThreads(keyword),
     summaries: vectors.threads,
     details: [...new Set(chunks.flatMap((c) => c.rowids))],
-    threads: [...threadScores].sort((a, b) => b[1] - a[1]).map(([key]) => key),
+    threads: fusedThreads.map(([key]) => key),
     messages: ranked.map((m) => m.rowid),
   });
 
