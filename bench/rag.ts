@@ -284,15 +284,11 @@ async function run(
     const ranked = question.messageIds
       ? result.messages.map((m) => m.messageId)
       : result.threads.map((t) => t.threadId);
-    const wanted = new Set(
-      question.messageIds
-        ? question.messageIds.map((id) => stored(id).id)
-        : (question.threadIds ?? []).map((id) => stored(id).thread),
-    );
+    const answers = (question.messageIds ?? question.threadIds ?? []).map(stored);
+    const wanted = new Set(answers.map((a) => (question.messageIds ? a.id : a.thread)));
     const at = ranked.findIndex((id) => wanted.has(id));
     const top = result.messages.slice(0, 3).map((m) => m.messageId);
-    const stages =
-      trace && question.messageIds ? { stages: stageRanks(trace, question.messageIds.map(stored)) } : {};
+    const stages = trace && question.messageIds ? { stages: stageRanks(trace, answers) } : {};
     outcomes.push({ question, rank: at < 0 ? null : at + 1, ms, top, ...stages });
   }
   return outcomes;

@@ -3,10 +3,11 @@
 // cleaned parts come out different is stored with them and re-indexed by every index hook in
 // the same transaction (its keyword postings replaced, its thread re-chunked by the RAG backlog).
 
+import { inflateRawSync } from 'node:zlib';
 import { CLEANER_VERSION, cleanMessage } from '../clean/index.js';
 import { describeError } from '../core/errors.js';
 import { parseMessage } from '../parse/index.js';
-import { type Archive, inboxByName, loadMessage, loadRaw, sql } from '../store/index.js';
+import { type Archive, inboxByName, loadRaw, sql } from '../store/index.js';
 import { deflateText } from './compress.js';
 
 export interface RecleanReport {
@@ -36,6 +37,8 @@ export async function reclean(archive: Archive, options: RecleanOptions = {}): P
   const scope = 'WHERE (@inbox IS NULL OR inbox_id = @inbox)';
   const total = sql(db, `SELECT count(*) FROM messages ${scope}`).pluck().get({ inbox: inboxId }) as number;
   const nextBatch = sql(db, `SELECT id FROM messages ${scope} AND id > @after ORDER BY id LIMIT @n`).pluck();
+  // The stored body is the JSON the cleaner's parts were written as: compared as text.
+  const storedBody = sql(db, 'SELECT message_id AS messageId, body FROM messages WHERE id = ?');
   const store = sql(db, 'UPDATE messages SET body = ? WHERE id = ?');
   const failures: Array<{ messageId: string; reason: string }> = [];
   let done = 0;
@@ -47,12 +50,13 @@ export async function reclean(archive: Archive, options: RecleanOptions = {}): P
     after = ids[ids.length - 1] as number;
     const updates: Array<{ rowid: number; body: Buffer }> = [];
     for (const rowid of ids) {
-      const stored = loadMessage(db, rowid);
+      const stored = storedBody.get(rowid) as { messageId: string; body: Buffer } | undefined;
       if (!stored) continue; // deleted while this batch was read
       try {
         const parsed = await parseMessage(loadRaw(db, rowid), { fileTime: null });
         const cleaned = JSON.stringify(cleanMessage({ text: parsed.text, html: parsed.html }));
-        if (cleaned !== JSON.stringify(stored.cleaned)) updates.push({ rowid, body: deflateText(cleaned) });
+        if (cleaned !== inflateRawSync(stored.body).toString('utf8'))
+          updates.push({ rowid, body: deflateText(cleaned) });
       } catch (error) {
         failures.push({ messageId: stored.messageId, reason: describeError(error) });
       }
