@@ -221,6 +221,7 @@ function discardIndex(db: Db): void {
 
 export const keywordIndexHook: IndexHook = {
   name: HOOK_NAME,
+  usesKeywordDocument: true,
   // Deferred: the caller flushes every hook before committing, so messages re-indexed
   // together (an attachment's carriers) become one postings segment, not one each.
   onInsert: stageMessage,

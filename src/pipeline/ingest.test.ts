@@ -6,6 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Mailsift } from '../engine.js';
+import { ensureKeywordIndex, keywordIndexHook, reindex } from '../index/index.js';
+import { searchMessages } from '../search/index.js';
+import { type IndexHook, openArchive, type PreparedMessage } from '../store/index.js';
+import { ingest } from './ingest.js';
 
 const FIXTURES = join(import.meta.dirname, '..', '..', 'test', 'fixtures');
 const opened: Mailsift[] = [];
@@ -125,6 +129,39 @@ describe('ingest', () => {
     expect(report.deleted).toBe(0);
     expect(engine.getMessage('0100018fdd3a-inv4471@email.stripe.com').labels).toEqual(['archive']);
     rmSync(dir, { recursive: true });
+  });
+
+  it('analyses messages for the keyword index only when a registered hook reads the analysis', async () => {
+    const seen: Array<Record<string, unknown>> = [];
+    const recorder = (usesKeywordDocument: boolean): IndexHook => ({
+      name: 'recorder',
+      usesKeywordDocument,
+      onInsert: (_db, _rowid, prepared?: PreparedMessage) => {
+        if (prepared) seen.push(prepared.precomputed);
+      },
+    });
+    const fixture = join(FIXTURES, 'threading', 'late-parent');
+    const bare = openArchive(':memory:');
+    try {
+      bare.hooks.push(recorder(false));
+      await ingest(bare, [fixture], { workers: 0 });
+      expect(seen).toHaveLength(4);
+      expect(seen.every((precomputed) => Object.keys(precomputed).length === 0)).toBe(true);
+      // Stored without an index, searchable once the index is built from the store.
+      ensureKeywordIndex(bare.db);
+      expect(reindex(bare.db).indexed).toBe(4);
+      expect(searchMessages(bare.db, { q: 'fornitore-acme' }).count).toBe(3);
+      seen.length = 0;
+      const engine = freshArchive();
+      engine.archive.hooks.push(recorder(true));
+      await engine.ingest([fixture], { workers: 0 });
+      expect(seen).toHaveLength(4);
+      expect(
+        seen.every((precomputed) => Object.keys(precomputed)[0]?.startsWith(keywordIndexHook.name)),
+      ).toBe(true);
+    } finally {
+      bare.close();
+    }
   });
 
   it('names the path when a source does not exist', async () => {

@@ -134,7 +134,10 @@ async function ingestPaths(
   const context: RunContext = {
     store,
     inbox,
-    pool: createPreparePool(options.workers),
+    pool: createPreparePool({
+      workers: options.workers,
+      keywordDocument: archive.hooks.some((hook) => hook.usesKeywordDocument === true),
+    }),
   };
   const started = Date.now();
   const totals = emptyCounts();

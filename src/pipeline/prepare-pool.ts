@@ -8,7 +8,7 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { PreparedMessage } from '../store/records.js';
-import { prepareMessage } from './prepare.js';
+import { type PrepareOptions, prepareMessage } from './prepare.js';
 
 export interface PreparePool {
   prepare(bytes: Buffer, fileTime: Date | null, rawSha256: string): Promise<PreparedMessage>;
@@ -76,14 +76,27 @@ const INLINE_MAX_BYTES = 256 * 1024;
  */
 const MAX_BUSY_MS = 5;
 
-export function createPreparePool(workers: number = DEFAULT_WORKERS, heapMb = WORKER_HEAP_MB): PreparePool {
-  const script = fileURLToPath(new URL('./prepare-worker.js', import.meta.url));
-  if (workers <= 0 || !existsSync(script)) return inlinePool();
-  return new WorkerPreparePool(script, workers, heapMb);
+export interface PreparePoolOptions extends PrepareOptions {
+  /** Worker threads (default: one per core but one); 0 prepares inline. */
+  readonly workers?: number;
+  /** Old-generation cap of each worker. */
+  readonly heapMb?: number;
 }
 
-function inlinePool(): PreparePool {
-  return { prepare: prepareMessage, settle: (outcome) => outcome, capacity: 1, close: async () => {} };
+export function createPreparePool(options: PreparePoolOptions): PreparePool {
+  const { workers = DEFAULT_WORKERS, heapMb = WORKER_HEAP_MB, ...prepare } = options;
+  const script = fileURLToPath(new URL('./prepare-worker.js', import.meta.url));
+  if (workers <= 0 || !existsSync(script)) return inlinePool(prepare);
+  return new WorkerPreparePool(script, workers, heapMb, prepare);
+}
+
+function inlinePool(options: PrepareOptions): PreparePool {
+  return {
+    prepare: (bytes, fileTime, rawSha256) => prepareMessage(bytes, fileTime, rawSha256, options),
+    settle: (outcome) => outcome,
+    capacity: 1,
+    close: async () => {},
+  };
 }
 
 interface Job {
@@ -122,6 +135,7 @@ class WorkerPreparePool implements PreparePool {
     private readonly script: string,
     count: number,
     private readonly heapMb: number,
+    private readonly options: PrepareOptions,
   ) {
     this.capacity = count * JOBS_PER_WORKER + BACKLOG_JOBS;
     this.busy = new Array<number>(count).fill(0);
@@ -130,6 +144,7 @@ class WorkerPreparePool implements PreparePool {
 
   private spawn(slot: number): Worker {
     const worker = new Worker(this.script, {
+      workerData: this.options,
       resourceLimits: { maxOldGenerationSizeMb: this.heapMb, maxYoungGenerationSizeMb: WORKER_YOUNG_MB },
     });
     worker.on('message', (reply: { id: number; prepared?: PreparedMessage; error?: string }) => {
@@ -203,7 +218,10 @@ class WorkerPreparePool implements PreparePool {
       await this.handleReplies();
       const job = settled ? undefined : this.takeNewest();
       if (!job) break;
-      await prepareMessage(job.bytes, job.fileTime, job.rawSha256).then(job.resolve, job.reject);
+      await prepareMessage(job.bytes, job.fileTime, job.rawSha256, this.options).then(
+        job.resolve,
+        job.reject,
+      );
     }
     return outcome;
   }

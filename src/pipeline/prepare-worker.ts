@@ -1,9 +1,11 @@
 // Worker-thread entry: prepares messages sent by the ingest pool and posts them back.
 
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { describeError } from '../core/errors.js';
 import type { PreparedMessage } from '../store/records.js';
-import { prepareMessage } from './prepare.js';
+import { type PrepareOptions, prepareMessage } from './prepare.js';
+
+const options = workerData as PrepareOptions;
 
 interface Job {
   id: number;
@@ -34,7 +36,12 @@ function compactBuffers(prepared: PreparedMessage): PreparedMessage {
 
 function prepareJob(job: Job): Promise<void> {
   const bytes = Buffer.from(job.bytes.buffer, job.bytes.byteOffset, job.bytes.byteLength);
-  return prepareMessage(bytes, job.fileTime === null ? null : new Date(job.fileTime), job.rawSha256).then(
+  return prepareMessage(
+    bytes,
+    job.fileTime === null ? null : new Date(job.fileTime),
+    job.rawSha256,
+    options,
+  ).then(
     (prepared) => parentPort?.postMessage({ id: job.id, prepared: compactBuffers(prepared) }),
     (error: unknown) => parentPort?.postMessage({ id: job.id, error: describeError(error) }),
   );

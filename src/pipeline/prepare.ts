@@ -14,11 +14,20 @@ import type { PreparedMessage } from '../store/records.js';
 import { toStoredExtraction } from './attachment-content.js';
 import { deflateRaw, deflateText } from './compress.js';
 
+export interface PrepareOptions {
+  /**
+   * Analyse the message for the keyword index here, off the ingest thread: only when a
+   * registered index hook reads it (IndexHook.usesKeywordDocument).
+   */
+  readonly keywordDocument: boolean;
+}
+
 /** `rawSha256` is the hash ingest already took of `bytes` to find stored copies. */
 export async function prepareMessage(
   bytes: Buffer,
   fileTime: Date | null,
   rawSha256: string,
+  options: PrepareOptions,
 ): Promise<PreparedMessage> {
   const parsed = await parseMessage(bytes, { fileTime });
   const cleaned = cleanMessage({ text: parsed.text, html: parsed.html });
@@ -50,11 +59,13 @@ export async function prepareMessage(
       return settled ? [[attachment.sha256, settled] as const] : [];
     }),
     bodyDeflated: deflateText(JSON.stringify(cleaned)),
-    precomputed: precomputeKeywordDocument({
-      ...parsed,
-      cleaned,
-      attachments: attachments.map((meta) => ({ ...meta, extraction: null })),
-    }),
+    precomputed: options.keywordDocument
+      ? precomputeKeywordDocument({
+          ...parsed,
+          cleaned,
+          attachments: attachments.map((meta) => ({ ...meta, extraction: null })),
+        })
+      : {},
   };
 }
 

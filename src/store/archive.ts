@@ -17,6 +17,12 @@ export type Db = Database.Database;
 export interface IndexHook {
   readonly name: string;
   /**
+   * The hook reads the keyword document ingest's prepare workers analyse off the ingest
+   * thread (`prepared.precomputed`). Analysis is a third of a message's preparation, so
+   * ingest asks for it only when a registered hook uses it.
+   */
+  readonly usesKeywordDocument?: boolean;
+  /**
    * Called after a message row (and its attachments) is inserted, and again whenever what
    * is indexed about it changes (re-extracted attachment text): it must replace, not add.
    * At ingest it also gets the prepared message, with whatever the hook precomputed off the

@@ -34,7 +34,7 @@ const hashOf = (bytes: Buffer): string => createHash('sha256').update(bytes).dig
 
 describe('the worker prepare pool', () => {
   it('fails only the message that killed its worker and keeps preparing the rest', async () => {
-    const pool = createPreparePool(1, 48);
+    const pool = createPreparePool({ workers: 1, heapMb: 48, keywordDocument: true });
     try {
       const first = plain(1);
       const before = await pool.prepare(first, null, hashOf(first));
