@@ -13,6 +13,7 @@ import { decodePositions, decodePostings, FAMILIES, openPostings, type Segment }
  */
 const LAYOUT_TABLES = new Set([
   'keyword_segments',
+  'keyword_doc_tables',
   'keyword_postings',
   'keyword_tombstones',
   'keyword_index_data',
@@ -76,8 +77,8 @@ const live = new Map<number, string>();
 for (const segment of view.segments) {
   const { table } = segment;
   for (let i = 0; i < table.length; i++) {
+    if (segment.dead?.[i] === 1) continue;
     const rowid = table.rowids[i] as number;
-    if (segment.dead.has(rowid)) continue;
     live.set(rowid, [table.dates[i], table.tokens[i], table.inboxes[i], table.flags[i]].join(','));
   }
 }
@@ -113,8 +114,9 @@ for (const row of rows) {
   const decoded = decodePostings(row.postings, columns);
   const { positions, starts } = decodePositions(row.positions, decoded, null);
   for (let e = 0; e < decoded.length; e++) {
-    const rowid = segment.table.rowids[decoded.ords[e] as number] as number;
-    if (segment.dead.has(rowid)) continue;
+    const ord = decoded.ords[e] as number;
+    if (segment.dead?.[ord] === 1) continue;
+    const rowid = segment.table.rowids[ord] as number;
     const counts = Array.from(decoded.counts.subarray(e * columns, (e + 1) * columns));
     const total = counts.reduce((a, b) => a + b, 0);
     const start = starts[e] as number;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MailsiftError } from '../core/errors.js';
 import { ingest } from '../pipeline/ingest.js';
-import { searchMessages } from '../search/index.js';
+import { clearRankCache, searchMessages } from '../search/index.js';
 import { FIXTURES, openTestArchive, type TestArchive } from '../search/test-helpers.js';
 import { openArchive } from '../store/index.js';
 import { checkIndex, ensureKeywordIndex, reindex } from './index.js';
@@ -108,6 +108,33 @@ describe('keyword index maintenance', () => {
     expect(reindex(a.db)).toEqual({ indexed: 3 });
     expect(checkIndex(a.db, { deep: true })).toEqual({ ok: true, problems: [] });
     expect(ids(a, 'budget')).toHaveLength(2);
+  });
+
+  it("moves layout 13's doc tables out of the segment rows in place, with the same results", async () => {
+    const a = await openTestArchive(['stripe-receipt', 'stripe-4472', 'budget-start', 'budget-reply']);
+    archive = a;
+    a.deleteMessage('stripe-4471@mail.stripe.com');
+    const before = ids(a, 'stripe budget');
+    const segments = a.db.prepare('SELECT count(*) FROM keyword_doc_tables').pluck().get() as number;
+    expect(segments).toBeGreaterThan(0);
+    // Layout 13: each segment row held its doc table between its sizes and its counters.
+    a.db.exec(`
+      CREATE TABLE old_segments (id INTEGER PRIMARY KEY AUTOINCREMENT, docs INTEGER NOT NULL,
+        tokens INTEGER NOT NULL, doc_table BLOB NOT NULL, dead INTEGER NOT NULL DEFAULT 0,
+        dead_tokens INTEGER NOT NULL DEFAULT 0);
+      INSERT INTO old_segments SELECT s.id, s.docs, s.tokens, t.doc_table, s.dead, s.dead_tokens
+        FROM keyword_segments s JOIN keyword_doc_tables t ON t.segment = s.id;
+      DROP TABLE keyword_segments; DROP TABLE keyword_doc_tables;
+      ALTER TABLE old_segments RENAME TO keyword_segments;`);
+    ensureKeywordIndex(a.db);
+    const columns = a.db.prepare("SELECT name FROM pragma_table_info('keyword_segments')").pluck().all();
+    expect(columns).toEqual(['id', 'docs', 'tokens', 'dead', 'dead_tokens']);
+    expect(a.db.prepare('SELECT count(*) FROM keyword_doc_tables').pluck().get()).toBe(segments);
+    expect(checkIndex(a.db, { deep: true })).toEqual({ ok: true, problems: [] });
+    clearRankCache(a.db);
+    expect(ids(a, 'stripe budget')).toEqual(before);
+    a.db.exec('DELETE FROM keyword_doc_tables WHERE segment = (SELECT max(segment) FROM keyword_doc_tables)');
+    expect(checkIndex(a.db).problems).toContainEqual(expect.stringMatching(/without their doc table/));
   });
 
   it('refuses to search an index that is stale rather than return a short page', async () => {

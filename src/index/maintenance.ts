@@ -141,6 +141,15 @@ export function checkIndex(db: Db, options: { deep?: boolean } = {}): CheckRepor
       .all() as number[],
   );
   report(
+    'postings segments without their doc table',
+    db
+      .prepare(
+        'SELECT id FROM keyword_segments WHERE id NOT IN (SELECT segment FROM keyword_doc_tables) ORDER BY id',
+      )
+      .pluck()
+      .all() as number[],
+  );
+  report(
     'postings segments whose tombstone count is wrong',
     db
       .prepare(

@@ -9,8 +9,14 @@ import { getMeta } from './schema.js';
 export interface Segment {
   readonly id: number;
   readonly table: DocTable;
-  /** Rowids tombstoned in this segment (deleted or re-indexed since it was written). */
-  readonly dead: ReadonlySet<number>;
+  /** Documents tombstoned in this segment (deleted or re-indexed since it was written). */
+  readonly deadCount: number;
+  /**
+   * The tombstoned documents by ordinal (1: dead), null when there are none. Ranking checks
+   * every match against it: a Set of rowids cost a fifth of a word query's time on a 1M
+   * archive after attachment extraction had re-indexed 96k messages.
+   */
+  readonly dead: Uint8Array | null;
 }
 
 export interface PostingsView {
@@ -25,8 +31,8 @@ export interface PostingsView {
 interface Cached {
   readonly generation: string;
   readonly tables: Map<number, DocTable>;
-  /** Tombstoned rowids per segment, with the count they were read at. */
-  readonly dead: Map<number, { count: number; rowids: Set<number> }>;
+  /** Tombstoned ordinals per segment, with the count they were read at. */
+  readonly dead: Map<number, { count: number; ords: Uint8Array | null }>;
 }
 
 const cache = new WeakMap<Db, Cached>();
@@ -53,8 +59,8 @@ export function openPostings(db: Db): PostingsView {
   const listed = new Set(rows.map((row) => row.id));
   for (const id of tables.keys()) if (!listed.has(id)) tables.delete(id);
   for (const id of dead.keys()) if (!listed.has(id)) dead.delete(id);
-  const loadTable = sql(db, 'SELECT doc_table FROM keyword_segments WHERE id = ?').pluck();
-  const loadDead = sql(db, 'SELECT rowid FROM keyword_tombstones WHERE segment = ?').pluck();
+  const loadTable = sql(db, 'SELECT doc_table FROM keyword_doc_tables WHERE segment = ?').pluck();
+  const loadDead = sql(db, 'SELECT rowid FROM keyword_tombstones WHERE segment = ? ORDER BY rowid').pluck();
   let documents = 0;
   let tokens = 0;
   const segments = rows.map((row) => {
@@ -71,15 +77,26 @@ export function openPostings(db: Db): PostingsView {
     if (tombstones?.count !== row.dead) {
       tombstones = {
         count: row.dead,
-        rowids: new Set(row.dead > 0 ? (loadDead.all(row.id) as number[]) : []),
+        ords: row.dead > 0 ? deadOrdinals(table, loadDead.all(row.id) as number[]) : null,
       };
       dead.set(row.id, tombstones);
     }
     documents += row.docs - row.dead;
     tokens += row.tokens - row.deadTokens;
-    return { id: row.id, table, dead: tombstones.rowids };
+    return { id: row.id, table, deadCount: row.dead, dead: tombstones.ords };
   });
   return { generation, segments, documents, tokens };
+}
+
+/** Flags by ordinal for `rowids` (ascending) among the table's (ascending): one merge walk. */
+function deadOrdinals(table: DocTable, rowids: readonly number[]): Uint8Array {
+  const dead = new Uint8Array(table.length);
+  let ord = 0;
+  for (const rowid of rowids) {
+    while (ord < table.length && (table.rowids[ord] as number) < rowid) ord++;
+    if (ord < table.length && table.rowids[ord] === rowid) dead[ord] = 1;
+  }
+  return dead;
 }
 
 const totals = new WeakMap<DocTable, number>();

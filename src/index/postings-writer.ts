@@ -230,13 +230,15 @@ function termPostings(stage: Stage, ordered: readonly StagedDoc[], family: numbe
 /** Writes a segment's doc table; returns its id. */
 function insertSegment(db: Db, docs: readonly DocRow[]): number {
   const tokens = docs.reduce((sum, doc) => sum + doc.tokens, 0);
-  return Number(
-    sql(db, 'INSERT INTO keyword_segments (docs, tokens, doc_table) VALUES (?, ?, ?)').run(
-      docs.length,
-      tokens,
-      encodeDocTable(docs),
-    ).lastInsertRowid,
+  const segment = Number(
+    sql(db, 'INSERT INTO keyword_segments (docs, tokens) VALUES (?, ?)').run(docs.length, tokens)
+      .lastInsertRowid,
   );
+  sql(db, 'INSERT INTO keyword_doc_tables (segment, doc_table) VALUES (?, ?)').run(
+    segment,
+    encodeDocTable(docs),
+  );
+  return segment;
 }
 
 function writeSegment(db: Db, docs: readonly DocRow[], families: readonly FamilyPostings[]): number {
@@ -314,7 +316,7 @@ function mergeSegments(db: Db): void {
 function mergeInto(db: Db, ids: readonly number[]): void {
   const sources = ids.map((id) => {
     const table = decodeDocTable(
-      sql(db, 'SELECT doc_table FROM keyword_segments WHERE id = ?').pluck().get(id) as Uint8Array,
+      sql(db, 'SELECT doc_table FROM keyword_doc_tables WHERE segment = ?').pluck().get(id) as Uint8Array,
     );
     const dead = new Set(
       sql(db, 'SELECT rowid FROM keyword_tombstones WHERE segment = ?').pluck().all(id) as number[],
@@ -354,7 +356,7 @@ function mergeInto(db: Db, ids: readonly number[]): void {
     );
     sql(db, `UPDATE keyword_docs SET segment = ? WHERE segment IN (${placeholders})`).run(merged, ...ids);
   }
-  for (const table of ['keyword_postings', 'keyword_tombstones'])
+  for (const table of ['keyword_postings', 'keyword_tombstones', 'keyword_doc_tables'])
     sql(db, `DELETE FROM ${table} WHERE segment IN (${placeholders})`).run(...ids);
   sql(db, `DELETE FROM keyword_segments WHERE id IN (${placeholders})`).run(...ids);
 }

@@ -197,7 +197,7 @@ export function shareRanking(
     type: 'decode',
     seq,
     generation: view.generation,
-    segments: segments.map((s) => ({ id: s.id, docs: s.table.length, dead: s.dead.size })),
+    segments: segments.map((s) => ({ id: s.id, docs: s.table.length, dead: s.deadCount })),
     groups,
     weights,
     keepHits: keptHitsBytes(),

@@ -46,7 +46,7 @@ function sameSegments(request: Extract<RankRequest, { type: 'decode' }>): Segmen
   for (const wanted of request.segments) {
     const segment = byId.get(wanted.id);
     // Segments never change once written and tombstones only accumulate: equal counts, equal contents.
-    if (segment?.table.length !== wanted.docs || segment.dead.size !== wanted.dead) return null;
+    if (segment?.table.length !== wanted.docs || segment.deadCount !== wanted.dead) return null;
     segments.push(segment);
   }
   return segments;

@@ -51,12 +51,13 @@ export function liveCounts(
   segments.forEach((segment, s) => {
     for (let p = 0; p < phrases; p++) {
       const { ords } = (hits[s] as readonly PhraseHits[])[p] as PhraseHits;
-      if (segment.dead.size === 0) {
+      const { dead } = segment;
+      if (dead === null) {
         counts[p] = (counts[p] as number) + ords.length;
         continue;
       }
       let n = 0;
-      for (const ord of ords) if (!segment.dead.has(segment.table.rowids[ord] as number)) n++;
+      for (let i = 0; i < ords.length; i++) n += 1 - (dead[ords[i] as number] as number);
       counts[p] = (counts[p] as number) + n;
     }
   });
@@ -124,7 +125,7 @@ export function scoreSegments(
   let out = scoredArrays(bound > 0 ? Math.min(capacity, PRUNED_CAPACITY) : capacity);
   let n = 0;
   segments.forEach((segment, s) => {
-    const table = segment.table;
+    const { table, dead } = segment;
     const segmentHits = hits[s] as readonly PhraseHits[];
     const norms = lengthNorms(table, avgdl);
     const recency = ctx ? recencyFactors(table, ctx) : null;
@@ -170,7 +171,7 @@ export function scoreSegments(
         stamp[ord] = full + 1;
         const score = scores[ord] as number;
         const rowid = table.rowids[ord] as number;
-        if (segment.dead.size > 0 && segment.dead.has(rowid)) continue;
+        if (dead !== null && dead[ord] === 1) continue;
         const date = table.dates[ord] as number;
         if (ctx === null || recency === null) {
           out.rowids[n] = rowid;
