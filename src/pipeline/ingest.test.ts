@@ -69,6 +69,26 @@ describe('ingest', () => {
     expect(engine.status().variants).toBe(1);
   });
 
+  it('keeps a Message-ID present in its thread while a variant of it remains, and a placeholder after', async () => {
+    const dir = copyFixture('duplicates/variant');
+    const engine = freshArchive();
+    await engine.ingest([dir], { workers: 0 });
+    const present = (): number | undefined =>
+      engine.archive.db
+        .prepare("SELECT present FROM thread_nodes WHERE message_id = 'reused-id-42@crm.example'")
+        .pluck()
+        .get() as number | undefined;
+    expect(present()).toBe(1);
+    rmSync(join(dir, 'first.eml'));
+    expect(await engine.ingest([dir], { workers: 0 })).toMatchObject({ deleted: 1 });
+    expect(present()).toBe(1);
+    rmSync(join(dir, 'second.eml'));
+    expect(await engine.ingest([dir], { workers: 0 })).toMatchObject({ deleted: 1 });
+    expect(present()).toBe(0);
+    expect(engine.status().messages).toBe(0);
+    rmSync(dir, { recursive: true });
+  });
+
   it('threads replies that arrive before their parent, but not a message that only shares the subject', async () => {
     const engine = freshArchive();
     await engine.ingest([join(FIXTURES, 'threading', 'late-parent')], { workers: 0 });

@@ -4,7 +4,7 @@
 // highest idf, so they still lead; a question need not match every word.
 
 import { detectLanguage, isLanguage, type Language, parseQuery, type QueryGroup } from '../analysis/index.js';
-import { assertIndexReady, COLUMNS } from '../index/index.js';
+import { assertIndexReady, COLUMNS, openPostings } from '../index/index.js';
 import { BULK_FACTOR, COLUMN_WEIGHTS, groupAlternatives, quote } from '../search/index.js';
 import { type Db, sql } from '../store/index.js';
 import { expansionsFor } from './expansions.js';
@@ -213,7 +213,9 @@ function fusionWeights(
     'SELECT rowid FROM keyword_index WHERE keyword_index MATCH @match AND +rowid IN (SELECT value FROM json_each(@ids))',
   );
   const frequency = sql(db, 'SELECT count(*) AS n FROM keyword_index WHERE keyword_index MATCH @match');
-  const total = (sql(db, 'SELECT count(*) AS n FROM keyword_docs').get() as { n: number }).n;
+  // The postings' live document count, cached per connection: counting keyword_docs took
+  // 8-11 ms a question at 1M messages.
+  const total = openPostings(db).documents;
   const ids = JSON.stringify(rowids);
   let sum = 0;
   for (const group of groups) {

@@ -62,13 +62,15 @@ export function findMessage(db: Db, id: string, inboxId?: number): StoredMessage
   const wanted = normalizeIdArgument(id);
   const at = wanted.lastIndexOf('@');
   const lowered = at < 0 ? wanted : wanted.slice(0, at) + wanted.slice(at).toLowerCase();
-  const inboxClause = inboxId === undefined ? '' : 'AND m.inbox_id = ?';
+  // Every inbox named, so the (inbox, message_id) index is searched once per inbox: on
+  // message_id alone SQLite scanned the whole index (7-16 ms at 1M messages).
+  const inboxes = inboxId === undefined ? 'SELECT id FROM inboxes' : '?';
   const args = inboxId === undefined ? [] : [inboxId];
   for (const candidate of new Set([wanted, lowered])) {
     const row = sql(
       db,
-      `${SELECT_MESSAGE} WHERE m.message_id = ? ${inboxClause} ORDER BY m.inbox_id LIMIT 1`,
-    ).get(candidate, ...args) as MessageRow | undefined;
+      `${SELECT_MESSAGE} WHERE m.inbox_id IN (${inboxes}) AND m.message_id = ? ORDER BY m.inbox_id LIMIT 1`,
+    ).get(...args, candidate) as MessageRow | undefined;
     if (row) return toStoredMessage(db, row);
   }
   return undefined;

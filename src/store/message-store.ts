@@ -218,10 +218,14 @@ export class MessageStore {
     addToThreadCount(this.db, row.inbox_id, row.thread_id, -1);
     // The container stays as a placeholder so replies still thread through it.
     const nodeId = row.header_message_id ?? row.message_id;
+    // The copies left: the message itself, or one of its variants ('<id>#variant-<hash>'),
+    // looked up as ranges of the (inbox, message_id) index. A test on header_message_id
+    // alone scanned the inbox: 1.8 s per deleted message at 1M messages.
     const remaining = sql(
       this.db,
-      'SELECT count(*) AS n FROM messages WHERE inbox_id = ? AND (message_id = ? OR header_message_id = ?)',
-    ).get(row.inbox_id, nodeId, nodeId) as { n: number };
+      `SELECT count(*) AS n FROM messages WHERE inbox_id = @inbox AND (message_id = @id OR
+         (message_id > @id || '#variant-' AND message_id < @id || '#variant.' AND header_message_id = @id))`,
+    ).get({ inbox: row.inbox_id, id: nodeId }) as { n: number };
     if (remaining.n === 0) {
       sql(this.db, 'UPDATE thread_nodes SET present = 0 WHERE inbox_id = ? AND message_id = ?').run(
         row.inbox_id,
