@@ -48,10 +48,9 @@ export function liveCounts(
   phrases: number,
 ): number[] {
   const counts = new Array<number>(phrases).fill(0);
-  segments.forEach((segment, s) => {
+  segments.forEach(({ dead }, s) => {
     for (let p = 0; p < phrases; p++) {
       const { ords } = (hits[s] as readonly PhraseHits[])[p] as PhraseHits;
-      const { dead } = segment;
       if (dead === null) {
         counts[p] = (counts[p] as number) + ords.length;
         continue;
