@@ -38,7 +38,10 @@ export class EmlTreeSource implements MailSource {
   private async *walk(dir: string, folder: string): AsyncGenerator<SourceEntry> {
     const entries = ((await sortedEntries(dir)) ?? []).filter((entry) => !entry.name.startsWith('.'));
     const files = entries.filter((entry) => !entry.isDirectory() && EML.test(entry.name));
-    const listing = new ReadAhead(files.map((entry) => join(dir, entry.name)));
+    const listing = new ReadAhead(
+      dir,
+      files.map((entry) => entry.name),
+    );
     let index = 0;
     // Files and subdirectories interleave in name order.
     for (const entry of entries) {

@@ -74,6 +74,23 @@ export async function sortedEntries(dir: string): Promise<Dirent[] | null> {
   return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
+/**
+ * The names in a directory, sorted as sortedEntries sorts them; null when it is absent. For
+ * listings that may be huge (a Maildir folder of a million messages): a name is a third of
+ * what its Dirent holds.
+ */
+export async function sortedNames(dir: string): Promise<string[] | null> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw fsError(error, dir);
+  }
+  // The default comparison is by UTF-16 code units, as sortedEntries compares.
+  return names.sort();
+}
+
 /** Whether `dir` holds a `cur/` or `new/` subdirectory, the mark of a maildir. */
 export async function hasMaildirParts(dir: string): Promise<boolean> {
   for (const part of ['cur', 'new']) {

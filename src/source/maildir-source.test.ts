@@ -75,6 +75,21 @@ describe('MaildirSource', () => {
     expect(after[2]?.labels).toEqual(['seen']);
   });
 
+  it('yields a message caught mid-move (in new/ and cur/ at once) once, as its cur/ copy', async () => {
+    const root = join(await scratch, 'mid-move');
+    await cp(dovecot, root, { recursive: true });
+    await cp(
+      join(root, 'new/1707292800.M303P2003.mx1,S=358,W=368'),
+      join(root, 'cur/1707292800.M303P2003.mx1,S=358,W=368:2,S'),
+    );
+    const inbox = (await collect(new MaildirSource(root))).filter((e) => e.folder === 'INBOX');
+    expect(inbox.map((e) => [e.key, e.labels])).toEqual([
+      ['INBOX/1707123600.M101P2001.mx1,S=383,W=393', ['seen']],
+      ['INBOX/1707216300.M202P2002.mx1,S=357,W=367', ['seen', 'replied', 'flagged']],
+      ['INBOX/1707292800.M303P2003.mx1,S=358,W=368', ['seen']],
+    ]);
+  });
+
   it('treats plain nested maildirs as folder paths', async () => {
     const entries = await collect(new MaildirSource(join(FIXTURES, 'maildir/nested')));
     expect(entries.map((e) => [e.folder, e.key, e.labels])).toEqual([

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { ReadAhead } from './read-ahead.js';
 
-const files = Array.from({ length: 1000 }, (_, i) => `/mail/cur/${String(i).padStart(4, '0')}`);
+const names = Array.from({ length: 1000 }, (_, i) => String(i).padStart(4, '0'));
+const files = names.map((name) => `/mail/cur/${name}`);
 
 function recorder(): { ahead: ReadAhead; warmed: string[]; batches: number } {
   const state = { warmed: [] as string[], batches: 0 };
-  const ahead = new ReadAhead(files, (batch) => {
+  const ahead = new ReadAhead('/mail/cur', names, (batch) => {
     state.warmed.push(...batch);
     state.batches++;
   });

@@ -2,6 +2,7 @@
 // only reads: ingest reads each file synchronously on its busiest thread, and a cold read
 // blocked it there (15-23% of a 20k ingest on this machine, whose kernel pages idle files out).
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 
@@ -52,9 +53,13 @@ export class ReadAhead {
   private last = -1;
   private run = 0;
 
-  /** `warm` takes each batch of files to warm; by default the warming thread does. */
+  /**
+   * `names` are the listed files of `dir`, joined to it only as they are handed over; `warm`
+   * takes each batch of paths to warm, by default the warming thread does.
+   */
   constructor(
-    private readonly files: readonly string[],
+    private readonly dir: string,
+    private readonly names: readonly string[],
     private readonly warm: (files: string[]) => void = warmInThread,
   ) {}
 
@@ -62,11 +67,11 @@ export class ReadAhead {
   reading(index: number): void {
     this.run = index === this.last + 1 ? this.run + 1 : 1;
     this.last = index;
-    const wanted = Math.min(this.files.length, index + 1 + Math.min(MAX_AHEAD, this.run));
+    const wanted = Math.min(this.names.length, index + 1 + Math.min(MAX_AHEAD, this.run));
     if (wanted <= this.posted) return;
     const from = Math.max(this.posted, index + 1);
-    const to = Math.min(this.files.length, wanted + Math.min(BATCH, this.run));
+    const to = Math.min(this.names.length, wanted + Math.min(BATCH, this.run));
     this.posted = to;
-    if (from < to) this.warm(this.files.slice(from, to));
+    if (from < to) this.warm(this.names.slice(from, to).map((name) => join(this.dir, name)));
   }
 }
