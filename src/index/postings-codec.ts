@@ -30,10 +30,7 @@ const DOC_TABLE_HEADER = 8;
 const DOC_ROW_BYTES = 8 + 8 + 4 + 4 + 1;
 
 export function encodeDocTable(rows: readonly DocRow[]): Uint8Array {
-  const n = rows.length;
-  const buffer = new ArrayBuffer(DOC_TABLE_HEADER + n * DOC_ROW_BYTES);
-  new DataView(buffer).setUint32(0, n, true);
-  const table = docTableViews(buffer, n);
+  const { table, blob } = newDocTable(rows.length);
   rows.forEach((row, i) => {
     table.rowids[i] = row.rowid;
     table.dates[i] = row.date;
@@ -41,7 +38,14 @@ export function encodeDocTable(rows: readonly DocRow[]): Uint8Array {
     table.inboxes[i] = row.inbox;
     table.flags[i] = row.flags;
   });
-  return new Uint8Array(buffer);
+  return blob;
+}
+
+/** An empty doc table of `n` rows, to be filled in place: `blob` is its encoding. */
+export function newDocTable(n: number): { table: DocTable; blob: Uint8Array } {
+  const buffer = new ArrayBuffer(DOC_TABLE_HEADER + n * DOC_ROW_BYTES);
+  new DataView(buffer).setUint32(0, n, true);
+  return { table: docTableViews(buffer, n), blob: new Uint8Array(buffer) };
 }
 
 /** Views over a copy of `blob` (SQLite's buffers are not aligned for Float64Array). */

@@ -3,7 +3,8 @@
 
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { discardPostings, stagePostings } from './postings-writer.js';
+import { decodeDocTable, encodeDocTable } from './postings-codec.js';
+import { discardPostings, mergeDocTables, stagePostings } from './postings-writer.js';
 import { COLUMNS, type Column, KEYWORD_TOKENIZER } from './schema.js';
 
 /** The tokens FTS5 finds in `text`, counted by fts5vocab over a one-row table. */
@@ -38,5 +39,52 @@ describe('postings writer tokens', () => {
     db.close();
     expect(tokens).toBe(fts5TokenCount(text) + fts5TokenCount('inv_4471 Q3-report'));
     expect(tokens).toBe(22);
+  });
+});
+
+describe('mergeDocTables', () => {
+  const table = (rows: Array<[rowid: number, tokens: number]>) =>
+    decodeDocTable(
+      encodeDocTable(
+        rows.map(([rowid, tokens]) => ({ rowid, date: rowid * 1000, tokens, inbox: 1, flags: rowid % 2 })),
+      ),
+    );
+
+  it('interleaves the sources by rowid, drops tombstoned documents and maps each old ordinal to its new one', () => {
+    // Source 1 holds re-indexed copies of 2 and 9 (tombstoned in source 0) and a late 4.
+    const sources = [
+      {
+        table: table([
+          [2, 10],
+          [5, 11],
+          [9, 12],
+        ]),
+        dead: new Set([2, 9]),
+      },
+      {
+        table: table([
+          [2, 20],
+          [4, 21],
+          [9, 22],
+        ]),
+        dead: new Set<number>(),
+      },
+      { table: table([[7, 30]]), dead: new Set<number>() },
+    ];
+    const merged = mergeDocTables(sources);
+    expect(Array.from(merged.table.rowids)).toEqual([2, 4, 5, 7, 9]);
+    expect(Array.from(merged.table.tokens)).toEqual([20, 21, 11, 30, 22]);
+    expect(Array.from(merged.table.dates)).toEqual([2000, 4000, 5000, 7000, 9000]);
+    expect(Array.from(merged.table.flags)).toEqual([0, 0, 1, 1, 1]);
+    expect(merged.tokens).toBe(20 + 21 + 11 + 30 + 22);
+    expect(merged.remap.map((ords) => Array.from(ords))).toEqual([[-1, 2, -1], [0, 1, 4], [3]]);
+    // The blob is the table's encoding, as stored.
+    expect(Array.from(decodeDocTable(merged.blob).rowids)).toEqual([2, 4, 5, 7, 9]);
+  });
+
+  it('gives an empty table when every document is tombstoned', () => {
+    const merged = mergeDocTables([{ table: table([[3, 1]]), dead: new Set([3]) }]);
+    expect(merged.table.length).toBe(0);
+    expect(Array.from(merged.remap[0] ?? [])).toEqual([-1]);
   });
 });

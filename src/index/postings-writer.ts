@@ -7,11 +7,13 @@ import { type Db, sql } from '../store/index.js';
 import {
   concatPostings,
   type DocRow,
+  type DocTable,
   decodeDocTable,
   decodePositions,
   decodePostings,
   encodeDocTable,
   encodePostings,
+  newDocTable,
   type Positions,
   type Postings,
   type TermList,
@@ -228,21 +230,18 @@ function termPostings(stage: Stage, ordered: readonly StagedDoc[], family: numbe
 }
 
 /** Writes a segment's doc table; returns its id. */
-function insertSegment(db: Db, docs: readonly DocRow[]): number {
-  const tokens = docs.reduce((sum, doc) => sum + doc.tokens, 0);
+/** Adds a segment of the documents `blob` (an encoded doc table) holds. */
+function insertSegment(db: Db, blob: Uint8Array, docs: number, tokens: number): number {
   const segment = Number(
-    sql(db, 'INSERT INTO keyword_segments (docs, tokens) VALUES (?, ?)').run(docs.length, tokens)
-      .lastInsertRowid,
+    sql(db, 'INSERT INTO keyword_segments (docs, tokens) VALUES (?, ?)').run(docs, tokens).lastInsertRowid,
   );
-  sql(db, 'INSERT INTO keyword_doc_tables (segment, doc_table) VALUES (?, ?)').run(
-    segment,
-    encodeDocTable(docs),
-  );
+  sql(db, 'INSERT INTO keyword_doc_tables (segment, doc_table) VALUES (?, ?)').run(segment, blob);
   return segment;
 }
 
 function writeSegment(db: Db, docs: readonly DocRow[], families: readonly FamilyPostings[]): number {
-  const segment = insertSegment(db, docs);
+  const tokens = docs.reduce((sum, doc) => sum + doc.tokens, 0);
+  const segment = insertSegment(db, encodeDocTable(docs), docs.length, tokens);
   families.forEach((postings, family) => {
     const columns = (FAMILIES[family] as Family).columns.length;
     const { names, docAt, hitAt, ords, counts, positions } = postings;
@@ -323,32 +322,10 @@ function mergeInto(db: Db, ids: readonly number[]): void {
     );
     return { id, table, dead };
   });
-  // New ordinals: live documents of every source, by rowid.
-  const live: Array<DocRow & { source: number; ord: number }> = [];
-  sources.forEach((source, s) => {
-    const t = source.table;
-    for (let i = 0; i < t.length; i++) {
-      const rowid = t.rowids[i] as number;
-      if (source.dead.has(rowid)) continue;
-      live.push({
-        rowid,
-        date: t.dates[i] as number,
-        tokens: t.tokens[i] as number,
-        inbox: t.inboxes[i] as number,
-        flags: t.flags[i] as number,
-        source: s,
-        ord: i,
-      });
-    }
-  });
-  live.sort((a, b) => a.rowid - b.rowid);
-  const remap = sources.map((source) => new Int32Array(source.table.length).fill(-1));
-  live.forEach((doc, ord) => {
-    (remap[doc.source] as Int32Array)[doc.ord] = ord;
-  });
+  const { table, blob, tokens, remap } = mergeDocTables(sources);
   const placeholders = ids.map(() => '?').join(', ');
-  if (live.length > 0) {
-    const merged = insertSegment(db, live);
+  if (table.length > 0) {
+    const merged = insertSegment(db, blob, table.length, tokens);
     mergePostings(
       db,
       merged,
@@ -356,9 +333,63 @@ function mergeInto(db: Db, ids: readonly number[]): void {
     );
     sql(db, `UPDATE keyword_docs SET segment = ? WHERE segment IN (${placeholders})`).run(merged, ...ids);
   }
-  for (const table of ['keyword_postings', 'keyword_tombstones', 'keyword_doc_tables'])
-    sql(db, `DELETE FROM ${table} WHERE segment IN (${placeholders})`).run(...ids);
+  for (const name of ['keyword_postings', 'keyword_tombstones', 'keyword_doc_tables'])
+    sql(db, `DELETE FROM ${name} WHERE segment IN (${placeholders})`).run(...ids);
   sql(db, `DELETE FROM keyword_segments WHERE id IN (${placeholders})`).run(...ids);
+}
+
+/**
+ * The live documents of `sources` as one doc table in rowid order, and per source each
+ * document's new ordinal (-1: tombstoned). Each source's table is in rowid order, so this
+ * is a k-way merge into typed arrays: a merge into a 512k-document segment held an object
+ * per document before (~100 bytes each).
+ */
+export function mergeDocTables(
+  sources: ReadonlyArray<{ readonly table: DocTable; readonly dead: ReadonlySet<number> }>,
+): { table: DocTable; blob: Uint8Array; tokens: number; remap: Int32Array[] } {
+  const remap = sources.map((source) => new Int32Array(source.table.length).fill(-1));
+  let length = 0;
+  for (const { table, dead } of sources) length += table.length - countDead(table, dead);
+  const { table, blob } = newDocTable(length);
+  // Where each source's next live document is.
+  const liveFrom = (s: number, at: number): number => {
+    const source = sources[s] as (typeof sources)[number];
+    let i = at;
+    while (i < source.table.length && source.dead.has(source.table.rowids[i] as number)) i++;
+    return i;
+  };
+  const next = sources.map((_, s) => liveFrom(s, 0));
+  let tokens = 0;
+  for (let ord = 0; ord < length; ord++) {
+    let from = 0;
+    let lowest = Number.POSITIVE_INFINITY;
+    for (let s = 0; s < sources.length; s++) {
+      const rowids = (sources[s] as (typeof sources)[number]).table.rowids;
+      const at = next[s] as number;
+      if (at < rowids.length && (rowids[at] as number) < lowest) {
+        lowest = rowids[at] as number;
+        from = s;
+      }
+    }
+    const source = (sources[from] as (typeof sources)[number]).table;
+    const at = next[from] as number;
+    table.rowids[ord] = lowest;
+    table.dates[ord] = source.dates[at] as number;
+    table.tokens[ord] = source.tokens[at] as number;
+    table.inboxes[ord] = source.inboxes[at] as number;
+    table.flags[ord] = source.flags[at] as number;
+    tokens += source.tokens[at] as number;
+    (remap[from] as Int32Array)[at] = ord;
+    next[from] = liveFrom(from, at + 1);
+  }
+  return { table, blob, tokens, remap };
+}
+
+function countDead(table: DocTable, dead: ReadonlySet<number>): number {
+  if (dead.size === 0) return 0;
+  let n = 0;
+  for (let i = 0; i < table.length; i++) if (dead.has(table.rowids[i] as number)) n++;
+  return n;
 }
 
 interface PostingsRow {
