@@ -7,7 +7,7 @@ import { ingest } from '../pipeline/ingest.js';
 import { clearRankCache, searchMessages } from '../search/index.js';
 import { FIXTURES, openTestArchive, type TestArchive } from '../search/test-helpers.js';
 import { openArchive } from '../store/index.js';
-import { checkIndex, ensureKeywordIndex, reindex } from './index.js';
+import { checkIndex, ensureKeywordIndex, indexMessage, reindex } from './index.js';
 
 let archive: TestArchive | undefined;
 afterEach(() => archive?.close());
@@ -52,6 +52,28 @@ describe('keyword index maintenance', () => {
       })(),
     ).toThrow('crash before commit');
     expect(ids(a, 'stripe')).toEqual(['stripe-4471@mail.stripe.com']);
+  });
+
+  it('merges segments whose documents interleave (a re-indexed copy) into postings in rowid order', async () => {
+    const a = await openTestArchive(['stripe-receipt', 'budget-start', 'github-pr']);
+    archive = a;
+    // One segment per add: the first three documents, then one each.
+    for (const fixture of ['stripe-4472', 'budget-reply', 'reconciliation', 'ledger-notes', 'tie-a', 'tie-b'])
+      await a.add([fixture]);
+    const search = (): Record<string, string[]> => {
+      clearRankCache(a.db);
+      return { stripe: ids(a, 'stripe').sort(), budget: ids(a, 'budget').sort(), exact: ids(a, 'INV-4471') };
+    };
+    const before = search();
+    expect(before.stripe).toEqual(['stripe-4471@mail.stripe.com', 'stripe-4472@mail.stripe.com']);
+    const segments = a.db.prepare('SELECT count(*) FROM keyword_segments').pluck();
+    expect(segments.get()).toBe(7);
+    // Re-indexing the first document tombstones it in the first segment and writes an eighth,
+    // which makes a merge where that document's postings follow later documents' by source.
+    a.db.transaction(() => indexMessage(a.db, a.rowidOf('stripe-4471@mail.stripe.com')))();
+    expect(segments.get()).toBe(1);
+    expect(search()).toEqual(before);
+    expect(checkIndex(a.db)).toEqual({ ok: true, problems: [] });
   });
 
   it('reports disagreements between store and index, and reindex repairs them', async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MailsiftError } from '../core/errors.js';
 import {
+  appendRenumbered,
   concatPostings,
   decodeDocTable,
   decodePositions,
@@ -24,6 +25,28 @@ const THREE_COLUMNS = {
 };
 
 describe('postings codec', () => {
+  it('appends a term renumbered straight from its blobs, skipping the positions of dropped entries', () => {
+    const encoded = encodePostings(THREE_COLUMNS, 3);
+    const remap = new Int32Array(70_001).fill(-1);
+    remap[0] = 5;
+    remap[300] = 2;
+    remap[70_000] = 9;
+    const into = { ords: [] as number[], counts: [] as number[], positions: [] as number[] };
+    appendRenumbered(encoded.postings, encoded.positions, 3, remap, into);
+    // Document 7 is dropped; 300's long run of multi-byte positions comes through whole.
+    expect(into.ords).toEqual([5, 2, 9]);
+    expect(into.counts).toEqual([1, 0, 2, 0, 0, 200, 1, 1, 1]);
+    expect(into.positions).toEqual([
+      4,
+      0,
+      9,
+      ...Array.from({ length: 200 }, (_, i) => 16_000 + i * 3),
+      0,
+      0,
+      1,
+    ]);
+  });
+
   it('round-trips ordinals, column counts and positions, multi-byte values included', () => {
     const list = THREE_COLUMNS;
     const encoded = encodePostings(list, 3);
