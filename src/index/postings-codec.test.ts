@@ -25,6 +25,27 @@ const THREE_COLUMNS = {
 };
 
 describe('postings codec', () => {
+  it('throws index_unavailable on a truncated blob rather than reading past its end', () => {
+    const encoded = encodePostings(THREE_COLUMNS, 3);
+    const truncated = encoded.postings.subarray(0, encoded.postings.length - 2);
+    const expected = { code: 'index_unavailable', param: 'index' };
+    expect(() => decodePostings(truncated, 3)).toThrow(expect.objectContaining(expected));
+    const postings = decodePostings(encoded.postings, 3);
+    // Position 16,000 onwards take two bytes: cut inside document 300's run.
+    expect(() => decodePositions(encoded.positions.subarray(0, 20), postings, null)).toThrow(
+      expect.objectContaining(expected),
+    );
+    const remap = new Int32Array(70_001).fill(-1);
+    const sink = { ords: [] as number[], counts: [] as number[], positions: [] as number[] };
+    expect(() =>
+      appendRenumbered(encoded.postings, encoded.positions.subarray(0, 20), 3, remap, sink),
+    ).toThrow(expect.objectContaining(expected));
+    const reader = positionsReader(encoded.positions.subarray(0, 20), postings);
+    expect(() => readPositions(reader, 3, 0b111, new Uint32Array(8), new Int32Array(3))).toThrow(
+      expect.objectContaining(expected),
+    );
+  });
+
   it('appends a term renumbered straight from its blobs, skipping the positions of dropped entries', () => {
     const encoded = encodePostings(THREE_COLUMNS, 3);
     const remap = new Int32Array(70_001).fill(-1);

@@ -53,11 +53,15 @@ export function decodeDocTable(blob: Uint8Array): DocTable {
   const buffer = new ArrayBuffer(blob.byteLength);
   new Uint8Array(buffer).set(blob);
   const n = blob.byteLength >= DOC_TABLE_HEADER ? new DataView(buffer).getUint32(0, true) : -1;
-  if (n < 0 || blob.byteLength !== DOC_TABLE_HEADER + n * DOC_ROW_BYTES)
-    throw new MailsiftError('index_unavailable', 'a postings segment is corrupt; run `mailsift reindex`', {
-      param: 'index',
-    });
+  if (n < 0 || blob.byteLength !== DOC_TABLE_HEADER + n * DOC_ROW_BYTES) throw corruptSegment();
   return docTableViews(buffer, n);
+}
+
+/** What reading a postings segment that does not decode throws. */
+function corruptSegment(): MailsiftError {
+  return new MailsiftError('index_unavailable', 'a postings segment is corrupt; run `mailsift reindex`', {
+    param: 'index',
+  });
 }
 
 function docTableViews(buffer: ArrayBuffer, n: number): DocTable {
@@ -171,12 +175,16 @@ function byteReader(blob: Uint8Array): ByteReader {
   return {
     varint(): number {
       // Most values fit one byte.
-      const first = blob[at++] as number;
-      if (first < 0x80) return first;
+      const first = blob[at++];
+      if ((first as number) < 0x80) return first as number;
+      // Past the end (a truncated or corrupt blob) reads undefined, which would never end
+      // a varint: checked here, off the one-byte path.
+      if (first === undefined) throw corruptSegment();
       let value = first & 0x7f;
       let scale = 0x80;
       for (;;) {
-        const byte = blob[at++] as number;
+        const byte = blob[at++];
+        if (byte === undefined) throw corruptSegment();
         value += (byte & 0x7f) * scale;
         if (byte < 0x80) return value;
         scale *= 0x80;
@@ -184,7 +192,11 @@ function byteReader(blob: Uint8Array): ByteReader {
     },
     skip(count: number): void {
       let left = count;
-      while (left > 0) if ((blob[at++] as number) < 0x80) left--;
+      while (left > 0) {
+        const byte = blob[at++];
+        if (byte === undefined) throw corruptSegment();
+        if (byte < 0x80) left--;
+      }
     },
     at: () => at,
   };
@@ -497,8 +509,11 @@ export function readPositions(
       lag += count;
       continue;
     }
-    // Each varint ends at a byte with the high bit clear.
-    while (lag > 0) if ((blob[at++] as number) < 0x80) lag--;
+    // Each varint ends at a byte with the high bit clear; past the end, the blob is corrupt.
+    while (lag > 0) {
+      if (at >= blob.length) throw corruptSegment();
+      if ((blob[at++] as number) < 0x80) lag--;
+    }
     let out = fill[c] as number;
     let position = 0;
     for (let left = count; left > 0; left--) {
