@@ -225,8 +225,7 @@ function termPostings(stage: Stage, ordered: readonly StagedDoc[], family: numbe
   return { names, docAt, hitAt, ords, counts, positions };
 }
 
-/** Writes a segment's doc table; returns its id. */
-/** Adds a segment of the documents `blob` (an encoded doc table) holds. */
+/** Adds a segment of the documents `blob` (an encoded doc table) holds; returns its id. */
 function insertSegment(db: Db, blob: Uint8Array, docs: number, tokens: number): number {
   const segment = Number(
     sql(db, 'INSERT INTO keyword_segments (docs, tokens) VALUES (?, ?)').run(docs, tokens).lastInsertRowid,

@@ -64,31 +64,27 @@ export async function statExpecting(
  * every machine yields messages in the same order. Returns null when the directory is absent.
  */
 export async function sortedEntries(dir: string): Promise<Dirent[] | null> {
-  let entries: Dirent[];
-  try {
-    entries = await readdir(dir, { withFileTypes: true });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw fsError(error, dir);
-  }
-  return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const entries = await listingOf(dir, () => readdir(dir, { withFileTypes: true }));
+  return entries?.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)) ?? null;
 }
 
 /**
  * The names in a directory, sorted as sortedEntries sorts them; null when it is absent. For
- * listings that may be huge (a Maildir folder of a million messages): a name is a third of
- * what its Dirent holds.
+ * listings that may be huge (a Maildir folder of a million messages): names only, no Dirents.
  */
 export async function sortedNames(dir: string): Promise<string[] | null> {
-  let names: string[];
+  // The default comparison is by UTF-16 code units, as sortedEntries compares.
+  return (await listingOf(dir, () => readdir(dir)))?.sort() ?? null;
+}
+
+/** What `list` reads of `dir`; null when the directory is absent. */
+async function listingOf<T>(dir: string, list: () => Promise<T[]>): Promise<T[] | null> {
   try {
-    names = await readdir(dir);
+    return await list();
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw fsError(error, dir);
   }
-  // The default comparison is by UTF-16 code units, as sortedEntries compares.
-  return names.sort();
 }
 
 /** Whether `dir` holds a `cur/` or `new/` subdirectory, the mark of a maildir. */
