@@ -333,22 +333,31 @@ function mergeInto(db: Db, ids: readonly number[]): void {
   sql(db, `DELETE FROM keyword_segments WHERE id IN (${placeholders})`).run(...ids);
 }
 
+/** A segment being merged: its doc table and its tombstoned rowids. */
+interface MergeSource {
+  readonly table: DocTable;
+  readonly dead: ReadonlySet<number>;
+}
+
 /**
  * The live documents of `sources` as one doc table in rowid order, and per source each
  * document's new ordinal (-1: tombstoned). Each source's table is in rowid order, so this
  * is a k-way merge into typed arrays: a merge into a 512k-document segment held an object
  * per document before (~100 bytes each).
  */
-export function mergeDocTables(
-  sources: ReadonlyArray<{ readonly table: DocTable; readonly dead: ReadonlySet<number> }>,
-): { table: DocTable; blob: Uint8Array; tokens: number; remap: Int32Array[] } {
+export function mergeDocTables(sources: readonly MergeSource[]): {
+  table: DocTable;
+  blob: Uint8Array;
+  tokens: number;
+  remap: Int32Array[];
+} {
   const remap = sources.map((source) => new Int32Array(source.table.length).fill(-1));
   let length = 0;
   for (const { table, dead } of sources) length += table.length - countDead(table, dead);
   const { table, blob } = newDocTable(length);
   // Where each source's next live document is.
   const liveFrom = (s: number, at: number): number => {
-    const source = sources[s] as (typeof sources)[number];
+    const source = sources[s] as MergeSource;
     let i = at;
     while (i < source.table.length && source.dead.has(source.table.rowids[i] as number)) i++;
     return i;
@@ -359,14 +368,14 @@ export function mergeDocTables(
     let from = 0;
     let lowest = Number.POSITIVE_INFINITY;
     for (let s = 0; s < sources.length; s++) {
-      const rowids = (sources[s] as (typeof sources)[number]).table.rowids;
+      const rowids = (sources[s] as MergeSource).table.rowids;
       const at = next[s] as number;
       if (at < rowids.length && (rowids[at] as number) < lowest) {
         lowest = rowids[at] as number;
         from = s;
       }
     }
-    const source = (sources[from] as (typeof sources)[number]).table;
+    const source = (sources[from] as MergeSource).table;
     const at = next[from] as number;
     table.rowids[ord] = lowest;
     table.dates[ord] = source.dates[at] as number;
@@ -524,19 +533,27 @@ function mergePostings(
 /** A growable run of unsigned 32-bit values (a JS array takes 8 bytes a value and copies as it grows). */
 class Uint32Run {
   private values = new Uint32Array(1024);
-  length = 0;
+  private count = 0;
+
+  get length(): number {
+    return this.count;
+  }
 
   push(value: number): void {
-    if (this.length === this.values.length) {
+    if (this.count === this.values.length) {
       const grown = new Uint32Array(this.values.length * 2);
       grown.set(this.values);
       this.values = grown;
     }
-    this.values[this.length++] = value;
+    this.values[this.count++] = value;
   }
 
   view(): Uint32Array {
-    return this.values.subarray(0, this.length);
+    return this.values.subarray(0, this.count);
+  }
+
+  clear(): void {
+    this.count = 0;
   }
 }
 
@@ -551,9 +568,9 @@ class MergedTerm {
   positions = new Uint32Run();
 
   reset(): void {
-    this.ords.length = 0;
-    this.counts.length = 0;
-    this.positions.length = 0;
+    this.ords.clear();
+    this.counts.clear();
+    this.positions.clear();
   }
 }
 
