@@ -159,6 +159,39 @@ describe('keyword index maintenance', () => {
     expect(checkIndex(a.db).problems).toContainEqual(expect.stringMatching(/without their doc table/));
   });
 
+  it("moves the earlier layout's postings out of their WITHOUT ROWID table in place, with the same results", async () => {
+    const a = await openTestArchive(['stripe-receipt', 'stripe-4472', 'budget-start', 'budget-reply']);
+    archive = a;
+    a.deleteMessage('stripe-4471@mail.stripe.com');
+    const before = ids(a, 'stripe budget');
+    const rows = a.db.prepare('SELECT * FROM keyword_postings ORDER BY segment, family, term');
+    const postings = rows.all();
+    expect(postings.length).toBeGreaterThan(0);
+    a.db.exec(`
+      CREATE TABLE old_postings (segment INTEGER NOT NULL, family INTEGER NOT NULL, term TEXT NOT NULL,
+        postings BLOB NOT NULL, positions BLOB NOT NULL, PRIMARY KEY (segment, family, term)) WITHOUT ROWID;
+      INSERT INTO old_postings SELECT * FROM keyword_postings;
+      DROP TABLE keyword_postings;
+      ALTER TABLE old_postings RENAME TO keyword_postings;`);
+    ensureKeywordIndex(a.db);
+    const schema = a.db.prepare("SELECT name, sql FROM sqlite_schema WHERE tbl_name = 'keyword_postings'");
+    expect(schema.all()).toEqual([
+      { name: 'keyword_postings', sql: expect.not.stringMatching(/WITHOUT ROWID/i) },
+      { name: 'keyword_postings_key', sql: expect.stringMatching(/UNIQUE INDEX/) },
+    ]);
+    expect(rows.all()).toEqual(postings);
+    expect(checkIndex(a.db, { deep: true })).toEqual({ ok: true, problems: [] });
+    clearRankCache(a.db);
+    expect(ids(a, 'stripe budget')).toEqual(before);
+    // The key still holds: a segment cannot get two rows for one term.
+    const [first] = postings as Array<Record<string, unknown>>;
+    expect(() =>
+      a.db
+        .prepare('INSERT INTO keyword_postings VALUES (@segment, @family, @term, @postings, @positions)')
+        .run(first),
+    ).toThrow(/UNIQUE/);
+  });
+
   it('refuses to search an index that is stale rather than return a short page', async () => {
     const a = await openTestArchive(['stripe-receipt']);
     archive = a;
