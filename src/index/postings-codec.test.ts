@@ -6,6 +6,7 @@ import {
   decodeDocTable,
   decodePositions,
   decodePostings,
+  decodeWeighted,
   encodeDocTable,
   encodePostings,
   FLAG_BULK,
@@ -30,6 +31,9 @@ describe('postings codec', () => {
     const truncated = encoded.postings.subarray(0, encoded.postings.length - 2);
     const expected = { code: 'index_unavailable', param: 'index' };
     expect(() => decodePostings(truncated, 3)).toThrow(expect.objectContaining(expected));
+    const filter = new Uint8Array([1, 1, 1]);
+    const weights = new Float64Array([1, 1, 1]);
+    expect(() => decodeWeighted(truncated, 3, filter, weights)).toThrow(expect.objectContaining(expected));
     const postings = decodePostings(encoded.postings, 3);
     // Position 16,000 onwards take two bytes: cut inside document 300's run.
     expect(() => decodePositions(encoded.positions.subarray(0, 20), postings, null)).toThrow(
@@ -44,6 +48,28 @@ describe('postings codec', () => {
     expect(() => readPositions(reader, 3, 0b111, new Uint32Array(8), new Int32Array(3))).toThrow(
       expect.objectContaining(expected),
     );
+  });
+
+  it("weighs each document's counts in the filtered columns, in one column or several", () => {
+    const { postings } = encodePostings(THREE_COLUMNS, 3);
+    const decode = (filter: number[], weights: number[]) => {
+      const hits = decodeWeighted(postings, 3, new Uint8Array(filter), new Float64Array(weights));
+      return { ords: Array.from(hits.ords), freqs: Array.from(hits.freqs) };
+    };
+    // Document 300 holds its 200 occurrences (a two-byte count) in the last column alone.
+    expect(decode([1, 0, 1], [1, 0.5, 0.25])).toEqual({
+      ords: [0, 7, 300, 70_000],
+      freqs: [1.5, 3, 50, 1.25],
+    });
+    // Outside the filter, a document in one column or in several drops out.
+    expect(decode([0, 1, 0], [1, 0.5, 0.25])).toEqual({ ords: [7, 70_000], freqs: [0.5, 0.5] });
+    // Every decoded entry agrees with the full decode's counts.
+    const full = decodePostings(postings, 3);
+    const sums = Array.from(
+      full.ords,
+      (_, i) => (full.counts[i * 3] as number) + (full.counts[i * 3 + 2] as number),
+    );
+    expect(decode([1, 0, 1], [1, 0, 1]).freqs).toEqual(sums);
   });
 
   it('appends a term renumbered straight from its blobs, skipping the positions of dropped entries', () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isLanguage, parseQuery } from '../analysis/index.js';
 import { checkIndex, indexedLanguages, indexMessage, openPostings, reindex } from '../index/index.js';
 import { exactMatch, type Match } from './match.js';
-import { scoreHits, topMessagesByPostings } from './postings-rank.js';
+import { scoreHits, topMessagesByPostings, topThreadsByPostings } from './postings-rank.js';
 import { rankMessages, topThreads } from './ranked-query.js';
 import { FIXTURES, openTestArchive, rankContext, type TestArchive } from './test-helpers.js';
 
@@ -171,6 +171,28 @@ describe('heads of broad queries', () => {
     });
     for (const q of BROAD)
       for (const need of [1, 3, 5]) expect(pruned(q, need), `${q} ${need}`).toEqual(full(q, need));
+  });
+
+  it('leave out the matches below the best `keep` seen, for messages and threads, and rank the same heads', () => {
+    for (const q of ['budget', 'invoice', 'q3 budget', 're', 'com']) {
+      const all = scoreHits(db(), ctx, match(q).groups ?? []);
+      expect(all.length, q).toBeGreaterThan(3);
+      const kept = scoreHits(db(), ctx, match(q).groups ?? [], 2);
+      // At least two kept at or above the floor, every one left out below it.
+      expect(kept.floor, q).toBeGreaterThan(0);
+      expect(kept.length, q).toBeLessThan(all.length);
+      expect(kept.scores.filter((score) => score >= kept.floor).length, q).toBeGreaterThanOrEqual(2);
+      const keptRowids = new Set(kept.rowids);
+      for (let h = 0; h < all.length; h++)
+        if (!keptRowids.has(all.rowids[h] as number)) expect(all.scores[h], q).toBeLessThan(kept.floor);
+      for (const need of [1, 2, 3]) {
+        expect(pruned(q, need), `${q} ${need}`).toEqual(full(q, need));
+        const threads = (keep: number | null) => scoreHits(db(), ctx, match(q).groups ?? [], keep);
+        expect(topThreadsByPostings(db(), threads, need), `${q} ${need}`).toEqual(
+          topThreadsByPostings(db(), () => threads(null), need),
+        );
+      }
+    }
   });
 
   it('score in full when exclusion labels hide every match kept above the floor', () => {

@@ -211,9 +211,27 @@ export function topMessagesByPostings(
   return { rows: rows.slice(0, need), more: rows.length > need };
 }
 
-/** The first `need` threads in rank order: each thread's first (best) message in the message order. */
-export function topThreadsByPostings(db: Db, hits: ScoredHits, need: number): TopRows {
+/**
+ * Messages scored to rank a first page of threads: a thread stands as its best message,
+ * and a few messages of one thread can rank together.
+ */
+const MESSAGES_PER_THREAD = 4;
+
+/**
+ * The first `need` threads in rank order (each thread's first, best, message in the message
+ * order), and whether any follows, from `score(keep)`'s hits; scored again in full when
+ * matches left out below their floor could hold one of them (their threads' better
+ * messages were hidden by exclusion labels, or too few threads reached it).
+ */
+export function topThreadsByPostings(
+  db: Db,
+  score: (keep: number | null) => ScoredHits,
+  need: number,
+): TopRows {
+  const hits = score(MESSAGES_PER_THREAD * (need + 1));
   const threads = threadOrder(db, hits, need + 1, null);
+  if (hits.floor > 0 && !((threads[need]?.score ?? 0) >= hits.floor))
+    return topThreadsByPostings(db, () => score(null), need);
   return { rows: threads.slice(0, need), more: threads.length > need };
 }
 

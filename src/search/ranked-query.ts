@@ -178,7 +178,7 @@ export function topThreads(db: Db, ctx: RankContext, match: Match, need: number)
   const { groups } = match;
   if (groups)
     return cachedTop(db, `threads ${match.expression}`, ctx, need, () =>
-      topThreadsByPostings(db, scoreHits(db, ctx, groups), need),
+      topThreadsByPostings(db, (keep) => scoreHits(db, ctx, groups, keep), need),
     );
   return cut(rankThreads(db, ctx, match, null, need + 1), need + 1);
 }

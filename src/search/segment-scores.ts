@@ -102,6 +102,52 @@ export interface ScoreInputs {
 }
 
 /**
+ * The `size` best scores seen so far, in a min-heap: once it is full, its root is the
+ * score a match must reach to be among them, and a match below that can be left out.
+ */
+class BestScores {
+  private readonly heap: Float64Array;
+  private count = 0;
+
+  constructor(private readonly size: number) {
+    this.heap = new Float64Array(size);
+  }
+
+  /** The score a match must reach to stay among the best: -∞ until `size` were seen. */
+  threshold(): number {
+    return this.count < this.size ? Number.NEGATIVE_INFINITY : (this.heap[0] as number);
+  }
+
+  /** Counts `score` in, when it reaches the threshold. */
+  offer(score: number): void {
+    const heap = this.heap;
+    if (this.count < this.size) {
+      let i = this.count++;
+      while (i > 0) {
+        const parent = (i - 1) >> 1;
+        if ((heap[parent] as number) <= score) break;
+        heap[i] = heap[parent] as number;
+        i = parent;
+      }
+      heap[i] = score;
+      return;
+    }
+    if (score <= (heap[0] as number)) return;
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      if (l >= this.size) break;
+      const r = l + 1;
+      const child = r < this.size && (heap[r] as number) < (heap[l] as number) ? r : l;
+      if ((heap[child] as number) >= score) break;
+      heap[i] = heap[child] as number;
+      i = child;
+    }
+    heap[i] = score;
+  }
+}
+
+/**
  * Every live match in `segments` with its score: with `ctx`, bm25 × recency × bulk of the
  * matches `ctx` may show (before the exclusion labels, read per head); without, the bare
  * bm25 of every live match (explain's per-column passes).
@@ -117,11 +163,15 @@ export function scoreSegments(
   let capacity = 0;
   for (const segmentHits of hits)
     for (let p = lastGroup; p < phrases; p++) capacity += (segmentHits[p] as PhraseHits).ords.length;
-  const bound = ctx !== null && keep !== null ? commonOnlyBound(idf, ctx) : 0;
+  const pruned = ctx !== null && keep !== null;
+  const bound = pruned ? commonOnlyBound(idf, ctx) : 0;
   // Matches at or above the bound, and whether any below it was left out.
   let above = 0;
-  let dropped = false;
-  let out = scoredArrays(bound > 0 ? Math.min(capacity, PRUNED_CAPACITY) : capacity);
+  let droppedBelowBound = false;
+  // The best `keep` scores seen: a match below the `keep`-th best so far is left out.
+  const best = pruned ? new BestScores(keep as number) : null;
+  let droppedBelowBest = false;
+  let out = scoredArrays(pruned ? Math.min(capacity, PRUNED_CAPACITY) : capacity);
   let n = 0;
   segments.forEach((segment, s) => {
     const { table, dead } = segment;
@@ -188,12 +238,17 @@ export function scoreSegments(
         )
           continue;
         const final = score * (recency[ord] as number) * (flags & FLAG_BULK ? BULK_FACTOR : 1.0);
-        if (bound > 0) {
+        if (best !== null) {
           if (final >= bound) above++;
           else if (above >= (keep as number)) {
-            dropped = true;
+            droppedBelowBound = true;
             continue;
           }
+          if (final < best.threshold()) {
+            droppedBelowBest = true;
+            continue;
+          }
+          best.offer(final);
           if (n === out.rowids.length) out = grown(out, n);
         }
         out.rowids[n] = rowid;
@@ -207,7 +262,7 @@ export function scoreSegments(
       for (let p = 0; p < phrases; p++)
         if (idf[p] !== IDF_FLOOR) collect((segmentHits[p] as PhraseHits).ords);
       if (above >= (keep as number)) {
-        dropped = true;
+        droppedBelowBound = true;
         return;
       }
     }
@@ -218,7 +273,9 @@ export function scoreSegments(
     rowids: out.rowids.subarray(0, n),
     dates: out.dates.subarray(0, n),
     scores: out.scores.subarray(0, n),
-    floor: dropped ? bound : 0,
+    // Left out: below the bound once `keep` reached it, or below the `keep`-th best score
+    // seen when they came, which is at most the last one's: both floors hold at once.
+    floor: Math.max(droppedBelowBound ? bound : 0, droppedBelowBest ? (best as BestScores).threshold() : 0),
   };
 }
 
