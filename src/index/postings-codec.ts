@@ -397,7 +397,7 @@ export function appendRenumbered(
  * weighted count there (Σ weight × count over the filter): what bm25 reads of a one-term
  * phrase, decoded in one pass without keeping the counts. The hottest loop of a broad
  * search (millions of entries), so its varints are read inline rather than through a
- * reader, and an entry in one column (most are) skips the per-column loop: 21.5 → 12.7 ns
+ * reader, and it visits only the columns an entry holds (most hold one): 21.5 → 12 ns
  * an entry on the commonest terms of a 1M archive.
  */
 export function decodeWeighted(
@@ -411,15 +411,19 @@ export function decodeWeighted(
   let at = read.at();
   const ords = new Int32Array(n);
   const freqs = new Float64Array(n);
+  // By a column's bit (1 << c): its weight in the filter, 0 outside it.
+  const weightOf = new Float64Array(1 << columns);
   let filter = 0;
-  for (let c = 0; c < columns; c++) if (inFilter[c] !== 0) filter |= 1 << c;
-  // By mask: the weight of its one column (0 outside the filter), or -1 for several.
-  const single = new Float64Array(1 << columns).fill(-1);
-  for (let c = 0; c < columns; c++) single[1 << c] = inFilter[c] !== 0 ? (weights[c] as number) : 0;
+  for (let c = 0; c < columns; c++) {
+    if (inFilter[c] === 0) continue;
+    filter |= 1 << c;
+    weightOf[1 << c] = weights[c] as number;
+  }
+  const masks = 1 << columns;
   let kept = 0;
   let ord = -1;
   // Past the end a read is undefined, which ends every loop below (undefined >= 0x80 is
-  // false): the offset is checked once, after the last entry.
+  // false) or fails the mask check: the offset is checked once, after the last entry.
   for (let i = 0; i < n; i++) {
     let byte = blob[at++] as number;
     let gap = byte;
@@ -433,9 +437,12 @@ export function decodeWeighted(
     ord += gap + 1;
     // A family has at most 7 columns: its masks are one byte.
     const mask = blob[at++] as number;
-    const one = single[mask];
+    if (!(mask < masks)) throw corruptSegment();
     let f = 0;
-    if (one !== undefined && one >= 0) {
+    // One count per column present, lowest bit first.
+    for (let rest = mask; rest !== 0; ) {
+      const bit = rest & -rest;
+      rest ^= bit;
       byte = blob[at++] as number;
       let count = byte;
       if (byte >= 0x80) {
@@ -445,22 +452,7 @@ export function decodeWeighted(
           count += (byte & 0x7f) * scale;
         }
       }
-      f = one * count;
-    } else {
-      if (!(mask < 1 << columns)) throw corruptSegment();
-      for (let c = 0, rest = mask; rest !== 0; c++, rest >>>= 1) {
-        if ((rest & 1) === 0) continue;
-        byte = blob[at++] as number;
-        let count = byte;
-        if (byte >= 0x80) {
-          count = byte & 0x7f;
-          for (let scale = 0x80; byte >= 0x80; scale *= 0x80) {
-            byte = blob[at++] as number;
-            count += (byte & 0x7f) * scale;
-          }
-        }
-        if (((filter >>> c) & 1) !== 0) f += (weights[c] as number) * count;
-      }
+      f += (weightOf[bit] as number) * count;
     }
     if ((mask & filter) === 0) continue;
     ords[kept] = ord;
