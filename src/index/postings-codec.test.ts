@@ -34,6 +34,10 @@ describe('postings codec', () => {
     const filter = new Uint8Array([1, 1, 1]);
     const weights = new Float64Array([1, 1, 1]);
     expect(() => decodeWeighted(truncated, 3, filter, weights)).toThrow(expect.objectContaining(expected));
+    // Read as a family of two columns, document 0's mask (columns 0 and 2) is corrupt.
+    expect(() => decodeWeighted(encoded.postings, 2, filter, weights)).toThrow(
+      expect.objectContaining(expected),
+    );
     const postings = decodePostings(encoded.postings, 3);
     // Position 16,000 onwards take two bytes: cut inside document 300's run.
     expect(() => decodePositions(encoded.positions.subarray(0, 20), postings, null)).toThrow(
