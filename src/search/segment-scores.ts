@@ -171,6 +171,9 @@ export function scoreSegments(
   // The best `keep` scores seen: a match below the `keep`-th best so far is left out.
   const best = pruned ? new BestScores(keep as number) : null;
   let droppedBelowBest = false;
+  // What recency × bulk multiply a bm25 score by at most: a match whose bm25 times this is
+  // below the best's threshold is left out before its doc table row is read.
+  const ceiling = ctx === null ? 1 : Math.max(1, ctx.maxBoost) * Math.max(1, BULK_FACTOR);
   let out = scoredArrays(pruned ? Math.min(capacity, PRUNED_CAPACITY) : capacity);
   let n = 0;
   segments.forEach((segment, s) => {
@@ -219,6 +222,10 @@ export function scoreSegments(
         if (stamp[ord] !== full) continue;
         stamp[ord] = full + 1;
         const score = scores[ord] as number;
+        if (best !== null && score * ceiling < best.threshold()) {
+          droppedBelowBest = true;
+          continue;
+        }
         const rowid = table.rowids[ord] as number;
         if (dead !== null && dead[ord] === 1) continue;
         const date = table.dates[ord] as number;
