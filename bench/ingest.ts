@@ -13,7 +13,15 @@ import { generateCorpus, writeMaildir } from '../src/corpus/index.js';
 import { Mailsift } from '../src/engine.js';
 import { ingest } from '../src/pipeline/ingest.js';
 import { openArchive } from '../src/store/index.js';
-import { directorySize, loadAverages, mb, numberArg, replyToParent, runChild } from './measure.js';
+import {
+  cpuReference,
+  directorySize,
+  loadAverages,
+  mb,
+  numberArg,
+  replyToParent,
+  runChild,
+} from './measure.js';
 
 const script = fileURLToPath(import.meta.url);
 const messages = numberArg('messages', 'BENCH_MESSAGES', 100_000);
@@ -96,6 +104,7 @@ async function main(): Promise<void> {
       ' (parse, clean, dedupe, thread, store; no index hooks)',
     `unchanged re-ingest: ${(warm.elapsedMs / 1000).toFixed(2)} s (${warm.unchanged} unchanged, peak RSS ${mb(warm.maxRssBytes)})`,
     `load at the end:    ${loadAverages()}`,
+    `cpu reference:      ${cpuReference()} (this VM's speed: compare sessions by it)`,
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
 }

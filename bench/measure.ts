@@ -39,6 +39,64 @@ export const loadAverages = (): string =>
     .map((l) => l.toFixed(2))
     .join(' ');
 
+/** The fastest of five runs of `run`, in ms. */
+function fastest(run: () => number): number {
+  let best = Number.POSITIVE_INFINITY;
+  let sink = 0;
+  for (let round = 0; round < 5; round++) {
+    const started = process.hrtime.bigint();
+    sink += run();
+    best = Math.min(best, Number(process.hrtime.bigint() - started) / 1e6);
+  }
+  // Used, so the work is not optimised away.
+  if (sink === Number.MIN_VALUE) process.stdout.write('');
+  return best;
+}
+
+/** 16 MB of varints: one byte in eight continues one, as gaps and counts mostly fit a byte. */
+function varintBytes(): Uint8Array {
+  const bytes = new Uint8Array(16 * 1024 * 1024);
+  let seed = 42;
+  for (let i = 0; i < bytes.length; i++) {
+    seed = (Math.imul(seed, 1_103_515_245) + 12_345) >>> 0;
+    bytes[i] = (seed >>> 24) & ((seed & 7) === 0 ? 0xff : 0x7f);
+  }
+  return bytes;
+}
+
+function sumVarints(bytes: Uint8Array): number {
+  let total = 0;
+  for (let at = 0; at < bytes.length; ) {
+    let byte = bytes[at++] as number;
+    let value = byte & 0x7f;
+    for (let scale = 0x80; byte >= 0x80 && at < bytes.length; scale *= 0x80) {
+      byte = bytes[at++] as number;
+      value += (byte & 0x7f) * scale;
+    }
+    total += value;
+  }
+  return total;
+}
+
+function sortedWords(): number {
+  const words = Array.from({ length: 200_000 }, (_, i) => `w${((i * 2_654_435_761) >>> 0).toString(36)}`);
+  words.sort();
+  return JSON.stringify(words).length;
+}
+
+/**
+ * Two fixed workloads, timed (best of five; lower is faster): a varint decode over 16 MB
+ * (as postings are read) and sorting and serialising 200k short strings (as messages are
+ * parsed and stored). The bench VM's speed varies ~2× between sessions on the same code;
+ * figures from different sessions compare through these.
+ */
+export function cpuReference(): string {
+  const bytes = varintBytes();
+  const decode = fastest(() => sumVarints(bytes));
+  const strings = fastest(sortedWords);
+  return `decode ${decode.toFixed(1)} ms, strings ${strings.toFixed(1)} ms`;
+}
+
 /**
  * Runs this same script in a child process with `--child <step>` and returns the JSON
  * the child sends back, plus the child's peak RSS (process.resourceUsage().maxRSS).

@@ -20,7 +20,7 @@ import {
   stopRankThread,
 } from '../src/search/index.js';
 import type { Db } from '../src/store/index.js';
-import { directorySize, mb, numberArg, percentile, readyIndex } from './measure.js';
+import { cpuReference, directorySize, mb, numberArg, percentile, readyIndex } from './measure.js';
 
 const messages = numberArg('messages', 'BENCH_MESSAGES', 1_000_000);
 const QUERIES = numberArg('queries', 'BENCH_QUERIES', 200);
@@ -191,6 +191,7 @@ async function main(): Promise<void> {
     `ingest + index:          ${Math.round(info.added / (info.ingestMs / 1000)).toLocaleString('en')} msg/s (${(info.ingestMs / 1000).toFixed(0)} s)`,
     `keyword index:           ${mb(keywordBytes)} = ${((keywordBytes / info.rawBytes) * 100).toFixed(0)}% of raw`,
     `rank thread:             ${rankThreadUse(db) ? 'on' : 'off'}`,
+    `cpu reference:           ${cpuReference()} (this VM's speed: compare sessions by it)`,
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
   const print = (line: string): void => {
