@@ -6,6 +6,22 @@ import { extractFilters } from './filters.js';
 import { keywordLeg, russianAlternates } from './keyword-leg.js';
 import { type FixtureArchive, openFixtureArchive } from './test-helpers.js';
 
+type Db = FixtureArchive['engine']['archive']['db'];
+
+const workInbox = (db: Db): number =>
+  (db.prepare("SELECT id FROM inboxes WHERE name = 'work'").get() as { id: number }).id;
+
+const messageId = (db: Db, rowid: number): string =>
+  (db.prepare('SELECT message_id AS id FROM messages WHERE id = ?').get(rowid) as { id: string }).id;
+
+/** The leg's hits for `question` in the fixture's inbox, by Message-ID, with their fusion weights. */
+function legWeights(archive: FixtureArchive, question: string): Record<string, number> {
+  const db = archive.engine.archive.db;
+  const inbox = workInbox(db);
+  const hits = keywordLeg(db, question, [inbox], extractFilters(db, question, [inbox]), 10);
+  return Object.fromEntries(hits.map((h) => [messageId(db, h.rowid), h.weight]));
+}
+
 describe('Russian consonant alternation', () => {
   it('pairs a verb stem with the stems its other forms take', () => {
     expect(russianAlternates('выгруз')).toEqual(['выгруж']);
@@ -28,14 +44,7 @@ describe('Russian consonant alternation', () => {
     afterAll(() => archive.engine.close());
 
     it('finds the other forms of a word that is its own stem ("склад": "складе", "склада")', () => {
-      const db = archive.engine.archive.db;
-      const inbox = (db.prepare("SELECT id FROM inboxes WHERE name = 'work'").get() as { id: number }).id;
-      const question = 'Что на склад?';
-      const found = keywordLeg(db, question, [inbox], extractFilters(db, question, [inbox]), 10).map(
-        (h) =>
-          (db.prepare('SELECT message_id AS id FROM messages WHERE id = ?').get(h.rowid) as { id: string })
-            .id,
-      );
+      const found = Object.keys(legWeights(archive, 'Что на склад?'));
       // None of them says "склад" itself.
       expect(found).toEqual(
         expect.arrayContaining(['st-4417-arrival@stroytorg.example', 'inventory-0913@kovcheg-mebel.example']),
@@ -43,13 +52,7 @@ describe('Russian consonant alternation', () => {
     });
 
     it('counts "выгружена" as the "выгрузили" a question asks about', () => {
-      const db = archive.engine.archive.db;
-      const inbox = (db.prepare("SELECT id FROM inboxes WHERE name = 'work'").get() as { id: number }).id;
-      const question = 'Когда выгрузили станки?';
-      const hits = keywordLeg(db, question, [inbox], extractFilters(db, question, [inbox]), 10);
-      const id = (rowid: number): string =>
-        (db.prepare('SELECT message_id AS id FROM messages WHERE id = ?').get(rowid) as { id: string }).id;
-      const weights = Object.fromEntries(hits.map((h) => [id(h.rowid), h.weight]));
+      const weights = legWeights(archive, 'Когда выгрузили станки?');
       // Unloading and machines: all of the question. The others mention only the machines,
       // which every message here does: a word that common says little of what was asked.
       expect(weights['st-4417-arrival@stroytorg.example']).toBe(1);
@@ -61,7 +64,7 @@ describe('Russian consonant alternation', () => {
 
     it('does not count the words of the period against a message: the filter already holds it', () => {
       const db = archive.engine.archive.db;
-      const inbox = (db.prepare("SELECT id FROM inboxes WHERE name = 'work'").get() as { id: number }).id;
+      const inbox = workInbox(db);
       const question = 'Когда выгрузили станки в сентябре 2024?';
       const filters = extractFilters(db, question, [inbox], new Date('2025-01-10T00:00:00Z'));
       expect(filters.periodWords).toEqual(['сентябре', '2024']);
@@ -69,5 +72,25 @@ describe('Russian consonant alternation', () => {
       // Neither month nor year is in its text, yet it answers all the question asks.
       expect(best?.weight).toBe(1);
     });
+  });
+});
+
+describe('WordNet synonyms in an English question', () => {
+  let archive: FixtureArchive;
+  beforeAll(async () => {
+    archive = await openFixtureArchive('synonyms');
+  });
+  afterAll(() => archive.engine.close());
+
+  it('finds the message that says "consignment" for a "shipment", and counts it for less than the word', () => {
+    const weights = legWeights(archive, 'Who will lead the shipment?');
+    const consignment = weights['A81C44D2-TOM0918@acme-corp.example'] as number;
+    const shipment = weights['CAGb7x2q0SEP24sc@mail.gmail.example'] as number;
+    const leadOnly = weights['CAPr1ya20240926tr@mail.gmail.example'] as number;
+    // "lead" and "shipment" itself; "lead" and its synonym; "lead" alone (without the
+    // synonym, the first two would weigh the same).
+    expect(shipment).toBeGreaterThan(consignment);
+    expect(consignment).toBeGreaterThan(leadOnly);
+    expect(leadOnly).toBeGreaterThan(0);
   });
 });

@@ -10,6 +10,7 @@ import { type Db, sql } from '../store/index.js';
 import { expansionsFor } from './expansions.js';
 import type { ExtractedFilters, QuestionFilters } from './filters.js';
 import { isStopword } from './stopwords.js';
+import { WordNet } from './wordnet.js';
 
 /** Content groups kept from one question: more would only add noise and cost. */
 const MAX_GROUPS = 24;
@@ -99,6 +100,26 @@ function topicGroups(groups: readonly QueryGroup[], filters: ExtractedFilters): 
   return topic.length > 0 ? topic : [...groups];
 }
 
+/**
+ * A word's WordNet synonyms, searched beside it in an English question: the question says
+ * "shipment" where the mail says "consignment", "factory" where it says "mill". They count
+ * for less than the word in fusion: a synonym of another sense of it is no evidence at all.
+ */
+const wordnet = WordNet.bundled();
+const SYNONYM_CREDIT = 0.5;
+
+function synonymGroups(group: QueryGroup, languages: readonly Language[]): QueryGroup[] {
+  const [word] = group.parts;
+  if (group.parts.length !== 1 || word === undefined || isIdentifier(group)) return [];
+  // A capitalised word past the first is a name ("Mike", "Acme", "Genoa", "August"): WordNet's
+  // words for it ("microphone", "summit", "lordly") would only find unrelated mail.
+  if (group.start > 0 && /\p{Lu}/u.test(group.raw)) return [];
+  return wordnet
+    .synonyms(word)
+    .filter((w) => !isStopword(w, 'en'))
+    .flatMap((w) => contentGroups(w, languages));
+}
+
 /** Any of the group's forms in any field; identifiers match whole tokens, not prefixes. */
 function groupExpression(group: QueryGroup): string {
   return `(${groupAlternatives(withAlternates(group), { prefix: false, otherForms: true }).join(' OR ')})`;
@@ -164,7 +185,13 @@ export function keywordLeg(
     .filter(isLanguage);
   const groups = topicGroups(contentGroups(question, languages), filters);
   if (groups.length === 0 || inboxIds.length === 0) return [];
-  const extra = expansionsFor(groups.flatMap((g) => g.parts)).flatMap((w) => contentGroups(w, languages));
+  const synonyms = new Map(
+    groups.map((g) => [g, detectLanguage(question) === 'en' ? synonymGroups(g, languages) : []]),
+  );
+  const extra = [
+    ...expansionsFor(groups.flatMap((g) => g.parts)).flatMap((w) => contentGroups(w, languages)),
+    ...[...synonyms.values()].flat(),
+  ];
   const { where, binds } = filterSql(filters);
   const text = `
     SELECT k.rowid AS rowid, d.inbox_id AS inboxId, d.thread_id AS threadId, d.bulk AS bulk,
@@ -190,18 +217,21 @@ export function keywordLeg(
     db,
     groups,
     hits.map((h) => h.rowid),
+    synonyms,
   );
   return hits.map((h) => ({ ...h, weight: weights.get(h.rowid) ?? 0 }));
 }
 
 /**
  * Per message: the share of `groups` it matches, each group counted by its idf (a rare name
- * or term says more than a common word), or IDENTIFIER_WEIGHT when it matches an identifier group.
+ * or term says more than a common word) and at SYNONYM_CREDIT of it when only a synonym
+ * matches, or IDENTIFIER_WEIGHT when it matches an identifier group.
  */
 function fusionWeights(
   db: Db,
   groups: readonly QueryGroup[],
   rowids: readonly number[],
+  synonyms: ReadonlyMap<QueryGroup, readonly QueryGroup[]>,
 ): Map<number, number> {
   const matched = new Map<number, number>();
   const named = new Set<number>();
@@ -223,10 +253,17 @@ function fusionWeights(
     const df = (frequency.get({ match }) as { n: number }).n;
     const idf = Math.log(1 + (total - df + 0.5) / (df + 0.5));
     sum += idf;
+    const direct = new Set<number>();
     for (const { rowid } of within.all({ match, ids }) as Array<{ rowid: number }>) {
+      direct.add(rowid);
       matched.set(rowid, (matched.get(rowid) ?? 0) + idf);
       if (isIdentifier(group)) named.add(rowid);
     }
+    const kin = synonyms.get(group) ?? [];
+    if (kin.length === 0) continue;
+    const either = kin.map(groupExpression).join(' OR ');
+    for (const { rowid } of within.all({ match: either, ids }) as Array<{ rowid: number }>)
+      if (!direct.has(rowid)) matched.set(rowid, (matched.get(rowid) ?? 0) + idf * SYNONYM_CREDIT);
   }
   return new Map(
     [...matched].map(([rowid, n]) => [rowid, named.has(rowid) ? IDENTIFIER_WEIGHT : n / Math.max(sum, 1e-9)]),
