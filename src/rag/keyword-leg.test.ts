@@ -3,7 +3,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { extractFilters } from './filters.js';
-import { keywordLeg, russianAlternates } from './keyword-leg.js';
+import { contentGroups, keywordLeg, questionSynonyms, russianAlternates } from './keyword-leg.js';
 import { type FixtureArchive, openFixtureArchive } from './test-helpers.js';
 
 type Db = FixtureArchive['engine']['archive']['db'];
@@ -82,15 +82,41 @@ describe('WordNet synonyms in an English question', () => {
   });
   afterAll(() => archive.engine.close());
 
-  it('finds the message that says "consignment" for a "shipment", and counts it for less than the word', () => {
+  it('finds the message that says "cargo" for a "shipment", and counts it for less than the word', () => {
     const weights = legWeights(archive, 'Who will lead the shipment?');
-    const consignment = weights['A81C44D2-TOM0918@acme-corp.example'] as number;
+    const cargo = weights['A81C44D2-TOM0918@acme-corp.example'] as number;
     const shipment = weights['CAGb7x2q0SEP24sc@mail.gmail.example'] as number;
     const leadOnly = weights['CAPr1ya20240926tr@mail.gmail.example'] as number;
     // "lead" and "shipment" itself; "lead" and its synonym; "lead" alone (without the
     // synonym, the first two would weigh the same).
-    expect(shipment).toBeGreaterThan(consignment);
-    expect(consignment).toBeGreaterThan(leadOnly);
+    expect(shipment).toBeGreaterThan(cargo);
+    expect(cargo).toBeGreaterThan(leadOnly);
     expect(leadOnly).toBeGreaterThan(0);
+  });
+});
+
+describe('which synonyms a question gets', () => {
+  const synonymsOf = (question: string): Record<string, string[]> => {
+    const groups = contentGroups(question, ['en', 'it']);
+    const chosen = questionSynonyms(question, groups, ['en', 'it']);
+    return Object.fromEntries(groups.map((g) => [g.raw, (chosen.get(g) ?? []).map((s) => s.raw)]));
+  };
+
+  it('shares at most eight among the words, each word its first ones before any its later ones', () => {
+    const found = synonymsOf('Why did the factory bill us for the delayed shipment and the bogus charge?');
+    expect(Object.values(found).flat()).toHaveLength(8);
+    expect(found.factory?.[0]).toBe('mill');
+    expect(found.bill?.[0]).toBe('measure');
+    expect(found.shipment?.[0]).toBe('cargo');
+    expect(found.bogus?.[0]).toBe('fake');
+    for (const words of Object.values(found)) expect(words.length).toBeLessThanOrEqual(2);
+  });
+
+  it('leaves names and other languages alone', () => {
+    expect(synonymsOf('What did Mike say about the invoice?')).toEqual({
+      Mike: [],
+      invoice: ['bill', 'account'],
+    });
+    expect(Object.values(synonymsOf('Perché la fattura della spedizione è in ritardo?')).flat()).toEqual([]);
   });
 });
