@@ -15,10 +15,17 @@ describe('WordNet synonyms', () => {
     const found = wordnet.synonyms('shipments');
     expect(found).toContain('consignment');
     expect(found).not.toContain('shipment');
-    expect(wordnet.synonyms('hiring')).toEqual(expect.arrayContaining(['engage', 'employ']));
+    expect(wordnet.synonyms('hiring')).toContain('employ');
     // Irregular forms need WordNet's exception lists, which the package does not ship.
     expect(wordnet.synonyms('began')).toEqual([]);
-    expect(wordnet.synonyms('hired')).toEqual(expect.arrayContaining(['engage', 'employ']));
+    expect(wordnet.synonyms('hired')).toEqual(expect.arrayContaining(['employ', 'leased']));
+  });
+
+  it('leaves out a synonym mostly used in senses the word does not have, and puts the likeliest first', () => {
+    // "account" means an invoice in 2% of its tagged uses; "bill" in enough of them.
+    expect(wordnet.synonyms('invoice')).toEqual(['bill']);
+    // "manufactory" is only ever a factory; "mill" is one in a third of its uses.
+    expect(wordnet.synonyms('factory')).toEqual(['manufactory', 'mill']);
   });
 
   it('counts only the senses asked for, most frequent first', () => {
@@ -32,10 +39,11 @@ describe('WordNet synonyms', () => {
     const found = ['delivery', 'invoice', 'schedule', 'meeting', 'approve', 'late'].flatMap((w) =>
       wordnet.synonyms(w),
     );
-    expect(found).toEqual(expect.arrayContaining(['bill', 'agenda', 'tardy']));
+    expect(found).toEqual(expect.arrayContaining(['bill', 'agenda', 'sanction']));
     // "jan" for January, "storage_warehouse": an abbreviation and a collocation.
     expect(wordnet.synonyms('january')).toEqual([]);
-    for (const word of [...found, ...wordnet.synonyms('warehouse')]) expect(word).toMatch(/^[a-z][a-z-]{3,}$/);
+    for (const word of [...found, ...wordnet.synonyms('warehouse')])
+      expect(word).toMatch(/^[a-z][a-z-]{3,}$/);
   });
 
   it('has nothing for a word it does not know, or for a lemma only before the first entry', () => {
