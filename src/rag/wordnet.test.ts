@@ -46,6 +46,11 @@ describe('WordNet synonyms', () => {
       expect(word).toMatch(/^[a-z][a-z-]{3,}$/);
   });
 
+  it('finds entries near the start and at the very end of the sorted index', () => {
+    expect(wordnet.synonyms('aardvark')).toEqual(['anteater']);
+    expect(wordnet.synonyms('zyrian')).toEqual(['komi']);
+  });
+
   it('has nothing for a word it does not know, or for a lemma only before the first entry', () => {
     expect(wordnet.synonyms('zzxqv')).toEqual([]);
     expect(wordnet.synonyms('aaaa')).toEqual([]);
