@@ -4,13 +4,7 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { decodeDocTable, encodeDocTable } from './postings-codec.js';
-import {
-  discardPostings,
-  MAX_MERGED_DOCS,
-  mergeDocTables,
-  nextMerge,
-  stagePostings,
-} from './postings-writer.js';
+import { discardPostings, mergeDocTables, stagePostings } from './postings-writer.js';
 import { COLUMNS, type Column, KEYWORD_TOKENIZER } from './schema.js';
 
 /** The tokens FTS5 finds in `text`, counted by fts5vocab over a one-row table. */
@@ -92,31 +86,5 @@ describe('mergeDocTables', () => {
     const merged = mergeDocTables([{ table: table([[3, 1]]), dead: new Set([3]) }]);
     expect(merged.table.length).toBe(0);
     expect(Array.from(merged.remap[0] ?? [])).toEqual([-1]);
-  });
-});
-
-describe('nextMerge', () => {
-  const sized = (docs: readonly number[], dead: readonly number[] = []) =>
-    docs.map((n, i) => ({ id: i + 1, docs: n, dead: dead[i] ?? 0 }));
-
-  it('merges eight segments of one size tier, oldest first, and nothing while no tier has eight', () => {
-    expect(nextMerge(sized([1000, 900, 1100, 1000, 950, 1000, 1200, 1000, 1000]))).toEqual([
-      1, 2, 3, 4, 5, 6, 7, 8,
-    ]);
-    // Seven of ~1k and seven of ~10k: two tiers, neither full.
-    expect(nextMerge(sized([...Array(7).fill(1000), ...Array(7).fill(10_000)]))).toBeNull();
-  });
-
-  it('merges only as many as fit in the largest merged segment, two at least', () => {
-    expect(nextMerge(sized(Array(8).fill(40_000)), 200_000)).toEqual([1, 2, 3, 4, 5]);
-    expect(nextMerge(sized(Array(8).fill(60_000)), MAX_MERGED_DOCS)).toEqual([1, 2, 3, 4]);
-    expect(nextMerge(sized(Array(8).fill(70_000)), 150_000)).toEqual([1, 2]);
-  });
-
-  it('leaves a segment of half the largest or more, until its tombstones take it below', () => {
-    const full = sized([140_000, ...Array(7).fill(40_000)]);
-    expect(nextMerge(full, MAX_MERGED_DOCS)).toBeNull();
-    const decaying = sized([140_000, ...Array(7).fill(40_000)], [20_000]);
-    expect(nextMerge(decaying, MAX_MERGED_DOCS)).toEqual([1, 2, 3, 4]);
   });
 });

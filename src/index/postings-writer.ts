@@ -281,60 +281,28 @@ const MERGE_FACTOR = 8;
 const tierOf = (docs: number): number => Math.floor(Math.log(Math.max(docs, 1)) / Math.log(MERGE_FACTOR));
 
 /**
- * The most live documents a merge writes. A merge rewrites its documents while the writer
- * waits (at 1M messages, merging eight segments into one of 512k held it ~30 s), and a
- * search shares its segments between two threads whole, which one huge segment unbalances.
- * A segment of half this or more is left as it is, as Lucene's tiered policy caps its
- * merged segment size.
- */
-export const MAX_MERGED_DOCS = 262_144;
-
-export interface SegmentSize {
-  readonly id: number;
-  readonly docs: number;
-  readonly dead: number;
-}
-
-/**
- * The segments to merge next, oldest first: those of the first size tier holding
- * MERGE_FACTOR segments under half of `maxDocs` live documents, as many of its oldest
- * MERGE_FACTOR as fit in `maxDocs` together (two at least); null when no tier is full.
- */
-export function nextMerge(segments: readonly SegmentSize[], maxDocs = MAX_MERGED_DOCS): number[] | null {
-  const tiers = new Map<number, SegmentSize[]>();
-  for (const segment of segments) {
-    if (segment.docs - segment.dead >= maxDocs / 2) continue;
-    const tier = tierOf(segment.docs);
-    tiers.set(tier, [...(tiers.get(tier) ?? []), segment]);
-  }
-  const full = [...tiers.values()].find((list) => list.length >= MERGE_FACTOR);
-  if (!full) return null;
-  const chosen: number[] = [];
-  let live = 0;
-  for (const segment of full.slice(0, MERGE_FACTOR)) {
-    const docs = segment.docs - segment.dead;
-    if (chosen.length >= 2 && live + docs > maxDocs) break;
-    chosen.push(segment.id);
-    live += docs;
-  }
-  return chosen;
-}
-
-/**
- * Merges segments as nextMerge says until it says none; first rewrites each segment once
- * half its documents are tombstoned (re-extraction re-indexes many old messages), so dead
- * postings never dominate a read.
+ * Merges MERGE_FACTOR segments of one tier, oldest first, until no tier is full; and
+ * rewrites a segment once half its documents are tombstoned (re-extraction re-indexes
+ * many old messages), so dead postings never dominate a read.
  */
 function mergeSegments(db: Db): void {
   const decayed = sql(db, 'SELECT id FROM keyword_segments WHERE dead > 0 AND dead * 2 >= docs')
     .pluck()
     .all() as number[];
   for (const id of decayed) mergeInto(db, [id]);
-  const sizes = sql(db, 'SELECT id, docs, dead FROM keyword_segments ORDER BY id');
   for (;;) {
-    const ids = nextMerge(sizes.all() as SegmentSize[]);
-    if (ids === null) return;
-    mergeInto(db, ids);
+    const segments = sql(db, 'SELECT id, docs FROM keyword_segments ORDER BY id').all() as Array<{
+      id: number;
+      docs: number;
+    }>;
+    const tiers = new Map<number, number[]>();
+    for (const segment of segments) {
+      const tier = tierOf(segment.docs);
+      tiers.set(tier, [...(tiers.get(tier) ?? []), segment.id]);
+    }
+    const full = [...tiers.values()].find((ids) => ids.length >= MERGE_FACTOR);
+    if (!full) return;
+    mergeInto(db, full.slice(0, MERGE_FACTOR));
   }
 }
 
