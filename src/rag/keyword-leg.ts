@@ -1,7 +1,8 @@
 // The keyword leg in question mode: the question's content words (stopwords dropped in
-// its language, stems added) scored disjunctively with bm25 over the agent-search index,
-// under the same filters as the vector leg. Rare words, identifiers and phrases carry the
-// highest idf, so they still lead; a question need not match every word.
+// its language, stems added, an English question's WordNet synonyms beside them) scored
+// disjunctively with bm25 over the agent-search index, under the same filters as the
+// vector leg. Rare words, identifiers and phrases carry the highest idf, so they still
+// lead; a question need not match every word.
 
 import { detectLanguage, isLanguage, type Language, parseQuery, type QueryGroup } from '../analysis/index.js';
 import { assertIndexReady, COLUMNS, openPostings } from '../index/index.js';
@@ -286,9 +287,9 @@ function fusionWeights(
       matched.set(rowid, (matched.get(rowid) ?? 0) + idf);
       if (isIdentifier(group)) named.add(rowid);
     }
-    const kin = synonyms.get(group) ?? [];
-    if (kin.length === 0) continue;
-    const either = kin.map(groupExpression).join(' OR ');
+    const alternates = synonyms.get(group) ?? [];
+    if (alternates.length === 0) continue;
+    const either = alternates.map(groupExpression).join(' OR ');
     for (const { rowid } of within.all({ match: either, ids }) as Array<{ rowid: number }>)
       if (!direct.has(rowid)) matched.set(rowid, (matched.get(rowid) ?? 0) + idf * SYNONYM_CREDIT);
   }

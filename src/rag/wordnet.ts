@@ -199,7 +199,8 @@ function lowerBound(index: Buffer, key: string): number {
   let hi = index.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    const start = index.lastIndexOf(10, mid - 1) + 1;
+    // (A negative offset would search from the buffer's end.)
+    const start = mid === 0 ? 0 : index.lastIndexOf(10, mid - 1) + 1;
     const newline = index.indexOf(10, start);
     const end = newline < 0 ? index.length : newline;
     const line = index.toString('latin1', start, end);
@@ -207,5 +208,6 @@ function lowerBound(index: Buffer, key: string): number {
     if (lineKey < key) lo = end + 1;
     else hi = start;
   }
-  return lo;
+  // Past the last line's newline, the empty rest keys '' and sends `lo` one byte past the end.
+  return Math.min(lo, index.length);
 }
