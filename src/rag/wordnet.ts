@@ -54,7 +54,7 @@ const SENSE_TYPE_PART: Readonly<Record<string, PartOfSpeech>> = {
 const MIN_SHARED_USE = 0.1;
 
 /** Senses of a word whose synonyms count: WordNet lists them most frequent first. */
-export const SYNONYM_SENSES = 2;
+const SYNONYM_SENSES = 2;
 
 export class WordNet {
   private readonly files = new Map<string, Buffer>();
