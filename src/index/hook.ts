@@ -19,7 +19,13 @@ import {
   type IndexedDocument,
 } from './document.js';
 import { FLAG_BULK, FLAG_UNTRUSTED } from './postings-codec.js';
-import { discardPostings, flushPostings, removePostings, stagePostings } from './postings-writer.js';
+import {
+  discardPostings,
+  expungeTombstones,
+  flushPostings,
+  removePostings,
+  stagePostings,
+} from './postings-writer.js';
 import { COLUMNS, EXCLUDED_NOW } from './schema.js';
 
 const INSERT_INDEX = `INSERT INTO keyword_index (rowid, ${COLUMNS.join(', ')}) VALUES (?, ${COLUMNS.map(() => '?').join(', ')})`;
@@ -228,4 +234,5 @@ export const keywordIndexHook: IndexHook = {
   onDelete: unindexMessage,
   flush: flushIndex,
   discard: discardIndex,
+  compact: expungeTombstones,
 };

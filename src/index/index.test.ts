@@ -159,7 +159,12 @@ describe('keyword index maintenance', () => {
     expect(checkIndex(a.db).problems).toContainEqual(expect.stringMatching(/without their doc table/));
   });
 
-  it("moves the earlier layout's postings out of their WITHOUT ROWID table in place, with the same results", async () => {
+  // Two earlier layouts of the postings rows: a WITHOUT ROWID table, and a rowid table
+  // without the mask counts.
+  it.each([
+    ['in a WITHOUT ROWID table', 'PRIMARY KEY (segment, family, term)) WITHOUT ROWID'],
+    ['without their mask counts', 'UNIQUE (segment, family, term))'],
+  ])("moves the earlier layout's postings (%s) in place, with the same results", async (_, key) => {
     const a = await openTestArchive(['stripe-receipt', 'stripe-4472', 'budget-start', 'budget-reply']);
     archive = a;
     a.deleteMessage('stripe-4471@mail.stripe.com');
@@ -169,16 +174,17 @@ describe('keyword index maintenance', () => {
     expect(postings.length).toBeGreaterThan(0);
     a.db.exec(`
       CREATE TABLE old_postings (segment INTEGER NOT NULL, family INTEGER NOT NULL, term TEXT NOT NULL,
-        postings BLOB NOT NULL, positions BLOB NOT NULL, PRIMARY KEY (segment, family, term)) WITHOUT ROWID;
-      INSERT INTO old_postings SELECT * FROM keyword_postings;
+        postings BLOB NOT NULL, positions BLOB NOT NULL, ${key};
+      INSERT INTO old_postings SELECT segment, family, term, postings, positions FROM keyword_postings;
       DROP TABLE keyword_postings;
       ALTER TABLE old_postings RENAME TO keyword_postings;`);
     ensureKeywordIndex(a.db);
     const schema = a.db.prepare("SELECT name, sql FROM sqlite_schema WHERE tbl_name = 'keyword_postings'");
     expect(schema.all()).toEqual([
-      { name: 'keyword_postings', sql: expect.not.stringMatching(/WITHOUT ROWID/i) },
+      { name: 'keyword_postings', sql: expect.stringMatching(/masks BLOB NOT NULL,\s+postings/) },
       { name: 'keyword_postings_key', sql: expect.stringMatching(/UNIQUE INDEX/) },
     ]);
+    // The mask counts read from the postings are those the writer stored.
     expect(rows.all()).toEqual(postings);
     expect(checkIndex(a.db, { deep: true })).toEqual({ ok: true, problems: [] });
     clearRankCache(a.db);
@@ -187,9 +193,26 @@ describe('keyword index maintenance', () => {
     const [first] = postings as Array<Record<string, unknown>>;
     expect(() =>
       a.db
-        .prepare('INSERT INTO keyword_postings VALUES (@segment, @family, @term, @postings, @positions)')
+        .prepare(
+          'INSERT INTO keyword_postings VALUES (@segment, @family, @term, @masks, @postings, @positions)',
+        )
         .run(first),
     ).toThrow(/UNIQUE/);
+  });
+
+  it('finds postings rows whose mask counts disagree with their postings', async () => {
+    const a = await openTestArchive(['stripe-receipt', 'budget-start']);
+    archive = a;
+    const row = a.db
+      .prepare("SELECT rowid FROM keyword_postings WHERE term = 'stripe' AND family = 1")
+      .pluck();
+    const rowid = row.get() as number;
+    // One document counted twice.
+    a.db.prepare("UPDATE keyword_postings SET masks = X'0102' WHERE rowid = ?").run(rowid);
+    expect(checkIndex(a.db).ok).toBe(true);
+    expect(checkIndex(a.db, { deep: true }).problems).toEqual([
+      `postings rows whose mask counts disagree with their postings: 1 row(s) (${rowid})`,
+    ]);
   });
 
   it('refuses to search an index that is stale rather than return a short page', async () => {

@@ -5,18 +5,23 @@ export { type FieldTexts, fieldTexts, formatAddress, isUntrusted } from './docum
 export { indexMessage, keywordIndexHook, precomputeKeywordDocument, unindexMessage } from './hook.js';
 export { type CheckReport, checkIndex, type ReindexProgress, reindex } from './maintenance.js';
 export {
+  type ColumnWeights,
+  countInColumns,
   type DocTable,
   decodePositions,
   decodePostings,
   decodeWeighted,
   FLAG_BULK,
   FLAG_UNTRUSTED,
+  liveCount,
   type Positions,
   type PositionsReader,
   type Postings,
   positionsReader,
   postingsLength,
   readPositions,
+  type ScoreSink,
+  scoreWeighted,
 } from './postings-codec.js';
 export {
   openPostings,
@@ -26,7 +31,6 @@ export {
   type Segment,
 } from './postings-reader.js';
 export { isWholeToken } from './postings-tokens.js';
-export { FAMILIES, type Family, familyOf } from './postings-writer.js';
 export {
   assertIndexReady,
   BULK_KIND,
@@ -35,6 +39,9 @@ export {
   EXACT_TEXT_COLUMNS,
   EXCLUDED_LABELS,
   ensureKeywordIndex,
+  FAMILIES,
+  type Family,
+  familyOf,
   IDENTIFIER_COLUMNS,
   INDEX_VERSION,
   indexedLanguages,

@@ -5,7 +5,16 @@ import { boundHeapGrowth } from '../core/heap-growth.js';
 import { checkSenders, type Db, loadMessage, rebuildSenders, sql } from '../store/index.js';
 import { analyseDocument } from './document.js';
 import { forgetWords, indexMessages } from './hook.js';
-import { dropKeywordTables, EXCLUDED_NOW, ensureKeywordIndex, INDEX_VERSION, setMeta } from './schema.js';
+import { maskCountsOf } from './postings-codec.js';
+import {
+  dropKeywordTables,
+  EXCLUDED_NOW,
+  ensureKeywordIndex,
+  FAMILIES,
+  type Family,
+  INDEX_VERSION,
+  setMeta,
+} from './schema.js';
 
 export interface ReindexProgress {
   readonly done: number;
@@ -69,6 +78,24 @@ const MAX_LISTED = 20;
  * Compares store and index. `deep` re-analyses every message and compares checksums,
  * which costs as much as a reindex; the default checks presence and FTS5 structure.
  */
+/** Postings rows (by rowid) whose stored mask counts are not those their postings hold. */
+function wrongMaskCounts(db: Db): number[] {
+  const wrong: number[] = [];
+  const rows = db
+    .prepare('SELECT rowid, family, masks, postings FROM keyword_postings ORDER BY rowid')
+    .iterate();
+  for (const row of rows as Iterable<{
+    rowid: number;
+    family: number;
+    masks: Buffer;
+    postings: Uint8Array;
+  }>) {
+    const columns = (FAMILIES[row.family] as Family).columns.length;
+    if (!row.masks.equals(maskCountsOf(row.postings, columns))) wrong.push(row.rowid);
+  }
+  return wrong;
+}
+
 export function checkIndex(db: Db, options: { deep?: boolean } = {}): CheckReport {
   const problems: string[] = [];
   const state = sql(db, "SELECT value FROM keyword_meta WHERE key = 'state'").pluck().get() as
@@ -183,6 +210,7 @@ export function checkIndex(db: Db, options: { deep?: boolean } = {}): CheckRepor
       if (message && analyseDocument(message).checksum !== row.checksum) stale.push(row.rowid);
     }
     report('index rows whose analysis is out of date', stale);
+    report('postings rows whose mask counts disagree with their postings', wrongMaskCounts(db));
   }
   return { ok: problems.length === 0, problems };
 }

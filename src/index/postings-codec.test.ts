@@ -3,6 +3,7 @@ import { MailsiftError } from '../core/errors.js';
 import {
   appendRenumbered,
   concatPostings,
+  countInColumns,
   decodeDocTable,
   decodePositions,
   decodePostings,
@@ -11,8 +12,12 @@ import {
   encodePostings,
   FLAG_BULK,
   FLAG_UNTRUSTED,
+  liveCount,
+  maskCountsOf,
   positionsReader,
   readPositions,
+  scoreWeighted,
+  sumMaskCounts,
 } from './postings-codec.js';
 
 /**
@@ -33,9 +38,11 @@ describe('postings codec', () => {
     expect(() => decodePostings(truncated, 3)).toThrow(expect.objectContaining(expected));
     const filter = new Uint8Array([1, 1, 1]);
     const weights = new Float64Array([1, 1, 1]);
-    expect(() => decodeWeighted(truncated, 3, filter, weights)).toThrow(expect.objectContaining(expected));
+    expect(() => decodeWeighted(truncated, { width: 3, inFilter: filter, weights })).toThrow(
+      expect.objectContaining(expected),
+    );
     // Read as a family of two columns, document 0's mask (columns 0 and 2) is corrupt.
-    expect(() => decodeWeighted(encoded.postings, 2, filter, weights)).toThrow(
+    expect(() => decodeWeighted(encoded.postings, { width: 2, inFilter: filter, weights })).toThrow(
       expect.objectContaining(expected),
     );
     const postings = decodePostings(encoded.postings, 3);
@@ -57,7 +64,11 @@ describe('postings codec', () => {
   it("weighs each document's counts in the filtered columns, in one column or several", () => {
     const { postings } = encodePostings(THREE_COLUMNS, 3);
     const decode = (filter: number[], weights: number[]) => {
-      const hits = decodeWeighted(postings, 3, new Uint8Array(filter), new Float64Array(weights));
+      const hits = decodeWeighted(postings, {
+        width: 3,
+        inFilter: new Uint8Array(filter),
+        weights: new Float64Array(weights),
+      });
       return { ords: Array.from(hits.ords), freqs: Array.from(hits.freqs) };
     };
     // Document 300 holds its 200 occurrences (a two-byte count) in the last column alone.
@@ -189,8 +200,95 @@ describe('postings codec', () => {
       2,
     );
     expect(Array.from(spliced)).toEqual(Array.from(union.postings));
+    expect(
+      Array.from(
+        sumMaskCounts(
+          encoded.map((e) => e.masks),
+          2,
+        ),
+      ),
+    ).toEqual(Array.from(union.masks));
     expect(Array.from(Buffer.concat(encoded.map((e) => e.positions)))).toEqual(Array.from(union.positions));
     expect(Array.from(decodePostings(spliced, 2).ords)).toEqual([0, 2, 3, 201, 350]);
+  });
+
+  it('counts documents by the columns they hold the term in, for any set of columns', () => {
+    const encoded = encodePostings(THREE_COLUMNS, 3);
+    // Document 7 holds it in the first two columns, 300 in the last, 0 in the first and the
+    // last, 70,000 in all three: masks 0b011, 0b100, 0b101, 0b111, once each.
+    expect(Array.from(encoded.masks)).toEqual([0b011, 1, 0b100, 1, 0b101, 1, 0b111, 1]);
+    expect(Array.from(maskCountsOf(encoded.postings, 3))).toEqual(Array.from(encoded.masks));
+    expect(countInColumns(encoded.masks, 0b111)).toBe(4);
+    expect(countInColumns(encoded.masks, 0b001)).toBe(3);
+    expect(countInColumns(encoded.masks, 0b010)).toBe(2);
+    expect(countInColumns(encoded.masks, 0b100)).toBe(3);
+    expect(countInColumns(encodePostings({ ords: [], counts: [], positions: [] }, 3).masks, 0b111)).toBe(0);
+    // A count past one byte, and tallies added up.
+    const many = {
+      ords: Array.from({ length: 300 }, (_, i) => i),
+      counts: Array.from({ length: 300 }, () => [1, 0]).flat(),
+      positions: Array.from({ length: 300 }, () => 0),
+    };
+    const tally = encodePostings(many, 2).masks;
+    expect(countInColumns(tally, 0b01)).toBe(300);
+    expect(countInColumns(sumMaskCounts([tally, tally], 2), 0b01)).toBe(600);
+  });
+
+  it('scores a blob as it decodes it, as decoded hits sum: every document in the first group, later only those that reached it', () => {
+    const { postings } = encodePostings(THREE_COLUMNS, 3);
+    const columns = {
+      width: 3,
+      inFilter: new Uint8Array([0, 0, 1]),
+      weights: new Float64Array([1, 0.5, 0.25]),
+    };
+    const norms = Float64Array.from({ length: 70_001 }, (_, ord) => 1 + ord / 70_000);
+    const sink = (stamp: Int32Array, reachedList: Int32Array | null) => ({
+      stamp,
+      scores: new Float64Array(70_001).fill(7),
+      norms,
+      k1: 1.2,
+      reaching: 5,
+      reached: 6,
+      reachedList,
+    });
+    const { ords, freqs } = decodeWeighted(postings, columns);
+    const bm25 = (i: number) => {
+      const f = freqs[i] as number;
+      return 2 * ((f * 2.2) / (f + (norms[ords[i] as number] as number)));
+    };
+    // First group: documents 0, 300 and 70,000 (7 is outside the filter), older stamps ignored.
+    const firstList = new Int32Array(8);
+    const first = sink(new Int32Array(70_001).fill(3), firstList);
+    expect(scoreWeighted(postings, columns, 2, true, first, 0)).toBe(3);
+    expect(Array.from(firstList.subarray(0, 3))).toEqual([0, 300, 70_000]);
+    ords.forEach((ord, i) => {
+      expect(first.stamp[ord]).toBe(6);
+      expect(first.scores[ord]).toBe(bm25(i));
+    });
+    expect(first.stamp[7]).toBe(3);
+    // A later group: document 300 reached the group before (5), 70,000 did not; 0 was
+    // reached already by another phrase of this group (6), so it is listed once.
+    const laterList = new Int32Array(8);
+    const later = sink(new Int32Array(70_001), laterList);
+    later.stamp[0] = 6;
+    later.stamp[300] = 5;
+    expect(scoreWeighted(postings, columns, 2, false, later, 0)).toBe(1);
+    expect(laterList[0]).toBe(300);
+    expect(later.scores[0]).toBe(7 + bm25(0));
+    expect(later.scores[300]).toBe(7 + bm25(1));
+    expect(later.scores[70_000]).toBe(7);
+    expect(later.stamp[70_000]).toBe(0);
+  });
+
+  it('counts the live documents holding a term in some columns, passing over their counts', () => {
+    const { postings } = encodePostings(THREE_COLUMNS, 3);
+    const dead = new Uint8Array(70_001);
+    expect(liveCount(postings, 3, 0b111, dead)).toBe(4);
+    expect(liveCount(postings, 3, 0b100, dead)).toBe(3);
+    dead[300] = 1;
+    expect(liveCount(postings, 3, 0b100, dead)).toBe(2);
+    expect(liveCount(postings, 3, 0b010, dead)).toBe(2);
+    expect(() => liveCount(postings.subarray(0, postings.length - 2), 3, 0b111, dead)).toThrow(MailsiftError);
   });
 
   it('encodes an empty list', () => {

@@ -114,10 +114,14 @@ function tokenTotal(table: DocTable): number {
 /** Past the last character: the upper bound of a prefix range. */
 const MAX_CHAR = '\u{10FFFF}';
 
-/** One term's postings blob in a segment, with its positions blob when it was asked for. */
+/**
+ * One term's postings blob in a segment, with its positions blob when asked for, and its
+ * mask counts (postings-codec.ts countInColumns) when positions were not.
+ */
 export interface PostingRow {
   readonly postings: Uint8Array;
   readonly positions?: Uint8Array;
+  readonly masks?: Uint8Array;
 }
 
 /**
@@ -132,7 +136,8 @@ export function readPostingRows(
   term: string,
   options: { readonly prefix: boolean; readonly withPositions: boolean },
 ): PostingRow[] {
-  const what = options.withPositions ? 'postings, positions' : 'postings';
+  // masks is the row's first blob, so reading it costs nothing more.
+  const what = options.withPositions ? 'postings, positions' : 'masks, postings';
   return (
     options.prefix
       ? sql(

@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { MailsiftError } from '../core/errors.js';
 import { type Db, SCRATCH, sql } from '../store/index.js';
+import { maskCountsOf } from './postings-codec.js';
 
 /**
  * Bumped whenever analysis or column layout changes: an index written by another version
@@ -28,6 +29,29 @@ export const COLUMNS = [
 ] as const;
 
 export type Column = (typeof COLUMNS)[number];
+
+export interface Family {
+  readonly columns: readonly Column[];
+}
+
+/**
+ * Column families with postings of their own. Identifier fields are matched by prefix, so
+ * their terms are kept apart from the far larger text fields': a prefix expands over
+ * identifier terms only. The `kind` column is a doc table flag.
+ */
+export const FAMILIES: readonly Family[] = [
+  { columns: ['ident_from', 'ident_recipients', 'ident_subject'] },
+  { columns: ['text_authored', 'text_forwarded', 'text_stems', 'text_attachments', 'text_quoted'] },
+];
+
+/** The family holding `column`, and the column's place in it. */
+export function familyOf(column: Column): { family: number; index: number } | undefined {
+  for (let family = 0; family < FAMILIES.length; family++) {
+    const index = (FAMILIES[family] as Family).columns.indexOf(column);
+    if (index >= 0) return { family, index };
+  }
+  return undefined;
+}
 
 /** The `kind` column's term for bulk mail. */
 export const BULK_KIND = 'bulk';
@@ -140,10 +164,13 @@ ${HIT_SOURCES.map(
   -- held whole rows, blobs and all, in its interior cells too: a few rows filled a page, and
   -- a lookup walked so many levels that it cost 63 µs at 1M messages (a two-word query looks
   -- up ~370 rows: 23 ms) against 4 µs for this index and the rowid it names.
+  -- masks: the term's documents counted by the columns they hold it in (postings-codec.ts),
+  -- before the blobs: a column after them is read by walking their overflow pages.
   CREATE TABLE IF NOT EXISTS keyword_postings (
     segment INTEGER NOT NULL,
     family INTEGER NOT NULL,
     term TEXT NOT NULL,
+    masks BLOB NOT NULL,
     postings BLOB NOT NULL,
     positions BLOB NOT NULL
   );
@@ -200,8 +227,11 @@ export function ensureKeywordIndex(db: Db): void {
     if (existed && version !== INDEX_VERSION) dropKeywordTables(db);
     const segmentsExisted =
       db.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'keyword_segments'").get() !== undefined;
-    const rowsToMove = segmentsExisted && postingsInKeyTree(db);
-    if (rowsToMove) db.exec('ALTER TABLE keyword_postings RENAME TO keyword_postings_key_tree');
+    const rowsToMove = segmentsExisted ? earlierPostingsLayout(db) : null;
+    if (rowsToMove) {
+      db.exec(`ALTER TABLE keyword_postings RENAME TO ${EARLIER_POSTINGS};
+               DROP INDEX IF EXISTS keyword_postings_key`);
+    }
     db.exec(CREATE);
     if (segmentsExisted) moveDocTables(db);
     if (rowsToMove) movePostingsRows(db);
@@ -227,21 +257,32 @@ function moveDocTables(db: Db): void {
            ALTER TABLE keyword_segments DROP COLUMN doc_table;`);
 }
 
-/** Whether this archive's postings are still in the WITHOUT ROWID table of earlier layouts (see CREATE). */
-function postingsInKeyTree(db: Db): boolean {
+/** Where movePostingsRows reads an earlier layout's postings rows from. */
+const EARLIER_POSTINGS = 'keyword_postings_earlier';
+
+/**
+ * Whether this archive's postings rows are of an earlier layout: in a WITHOUT ROWID table
+ * (see CREATE), or without their mask counts.
+ */
+function earlierPostingsLayout(db: Db): boolean {
   const table = db.prepare("SELECT sql FROM sqlite_schema WHERE name = 'keyword_postings'").pluck().get();
-  return typeof table === 'string' && /WITHOUT ROWID/i.test(table);
+  return typeof table === 'string' && (/WITHOUT ROWID/i.test(table) || !/\bmasks\b/.test(table));
 }
 
 /**
- * Copies the earlier layout's postings rows into the rowid table in key order (the same bytes:
- * nothing to re-index; ~4 s for 1.2 GB of postings at 1M messages).
+ * Copies an earlier layout's postings rows into this one's table in the order they are
+ * stored (rowid order, which writers kept in key order; or the key tree's own), each with
+ * the mask counts read from its postings (the same postings: nothing to re-index; at 1M
+ * messages, 2.1M rows and 1.1 GB of blobs in ~NN s).
  */
 function movePostingsRows(db: Db): void {
-  db.exec(`INSERT INTO keyword_postings (segment, family, term, postings, positions)
-             SELECT segment, family, term, postings, positions FROM keyword_postings_key_tree
-             ORDER BY segment, family, term;
-           DROP TABLE keyword_postings_key_tree;`);
+  db.function('mailsift_mask_counts', { deterministic: true }, (family: unknown, postings: unknown) =>
+    maskCountsOf(postings as Uint8Array, (FAMILIES[family as number] as Family).columns.length),
+  );
+  db.exec(`INSERT INTO keyword_postings (segment, family, term, masks, postings, positions)
+             SELECT segment, family, term, mailsift_mask_counts(family, postings), postings, positions
+             FROM ${EARLIER_POSTINGS};
+           DROP TABLE ${EARLIER_POSTINGS};`);
 }
 
 /** Drops every keyword table and trigger except the meta table (which keeps the token secret). */

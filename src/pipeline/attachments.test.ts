@@ -16,6 +16,17 @@ afterEach(() => {
   for (const engine of opened.splice(0)) engine.close();
 });
 
+/** The headers of statement `n` from an accounting system. */
+function statementHeaders(n: number): string[] {
+  return [
+    `Message-ID: <statement-${n}@erp.nordwind-logistik.de>`,
+    'From: "Nordwind Buchhaltung" <buchhaltung@nordwind-logistik.de>',
+    'To: accounts@acme-corp.com',
+    `Subject: Statement ${n} for account 88-4410`,
+    `Date: Tue, ${String((n % 28) + 1).padStart(2, '0')} Oct 2024 08:15:00 +0200`,
+  ];
+}
+
 /** A multipart/mixed message from an accounting system, carrying one base64 attachment. */
 function messageWithAttachment(
   n: number,
@@ -26,11 +37,7 @@ function messageWithAttachment(
 ): string {
   const body = content.toString('base64').replace(/.{76}/g, '$&\r\n');
   return [
-    `Message-ID: <statement-${n}@erp.nordwind-logistik.de>`,
-    'From: "Nordwind Buchhaltung" <buchhaltung@nordwind-logistik.de>',
-    'To: accounts@acme-corp.com',
-    `Subject: Statement ${n} for account 88-4410`,
-    `Date: Tue, ${String((n % 28) + 1).padStart(2, '0')} Oct 2024 08:15:00 +0200`,
+    ...statementHeaders(n),
     'MIME-Version: 1.0',
     'Content-Type: multipart/mixed; boundary="=_nw_b0undary"',
     '',
@@ -46,6 +53,17 @@ function messageWithAttachment(
     '',
     body,
     '--=_nw_b0undary--',
+    '',
+  ].join('\r\n');
+}
+
+/** The accounting system's plain-text statement: no attachment. */
+function statementWithoutAttachment(n: number): string {
+  return [
+    ...statementHeaders(n),
+    'Content-Type: text/plain; charset=utf-8',
+    '',
+    `Your statement ${n} is available in the supplier portal.`,
     '',
   ].join('\r\n');
 }
@@ -108,6 +126,39 @@ describe('attachments through ingest', () => {
     expect(segments.reduce((a, b) => a + b, 0)).toBe(12);
     const found = engine.searchMessages({ q: 'racking bay', limit: 50 }).messages.map((m) => m.messageId);
     expect(found).toHaveLength(12);
+  });
+
+  it('rewrites a segment a drain left partly tombstoned, so phrase counts come from its mask counts again', async () => {
+    const dir = tempDir('mailsift-attach-');
+    // 40 statements, 4 of them (10%) with a delivery note attached: the drain re-indexes
+    // those 4 and tombstones them in the ingest's segment, less than the half that any
+    // flush rewrites, more than the 5% a drain's compaction does.
+    const note = Buffer.from('Delivery note DN-7741: 12 pallets of shrink film, signed by the driver.\n');
+    for (let n = 0; n < 40; n++)
+      writeFileSync(
+        join(dir, `m${n}.eml`),
+        n % 10 === 0
+          ? messageWithAttachment(n, `dn-${n}.txt`, 'text/plain', note)
+          : statementWithoutAttachment(n),
+      );
+    const engine = Mailsift.open(':memory:');
+    opened.push(engine);
+    await engine.ingest([dir], { workers: 0, extractAttachments: false });
+    const db = engine.archive.db;
+    const before = engine
+      .searchMessages({ q: 'statement account', limit: 50 })
+      .messages.map((m) => m.messageId);
+    expect(before).toHaveLength(40);
+
+    const drained = await extractPending(engine.archive, { workers: 0 });
+    expect(drained).toMatchObject({ messagesReindexed: 4, remaining: 0 });
+    expect(db.prepare('SELECT count(*) FROM keyword_tombstones').pluck().get()).toBe(0);
+    expect(db.prepare('SELECT sum(docs) FROM keyword_segments').pluck().get()).toBe(40);
+    expect(
+      engine.searchMessages({ q: 'statement account', limit: 50 }).messages.map((m) => m.messageId),
+    ).toEqual(before);
+    expect(engine.searchMessages({ q: 'shrink film pallets' }).messages).toHaveLength(4);
+    expect(checkIndex(db, { deep: true })).toEqual({ ok: true, problems: [] });
   });
 
   it('re-indexes a carrier in the language its own text was detected in, as a fresh analysis would', async () => {

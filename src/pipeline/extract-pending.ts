@@ -107,6 +107,10 @@ async function drain(archive: Archive, options: ExtractPendingOptions): Promise<
   } finally {
     if (!options.extractor) await extractor.close();
   }
+  if (counts.messagesReindexed > 0)
+    db.transaction(() => {
+      for (const hook of archive.hooks) hook.compact?.(db);
+    })();
   return report(done, pendingExtractions(db));
 }
 

@@ -4,11 +4,14 @@
 
 import {
   COLUMNS,
+  type ColumnWeights,
+  countInColumns,
   decodePostings,
   decodeWeighted,
   FAMILIES,
   type Family,
   familyOf,
+  liveCount,
   type PositionsReader,
   type PostingRow,
   type Postings,
@@ -29,27 +32,69 @@ export interface PhraseHits {
 }
 
 /** A phrase's column filter within its family: which columns match, with what weight. */
-interface ColumnFilter {
+interface ColumnFilter extends ColumnWeights {
   readonly family: number;
-  readonly width: number;
-  readonly inFilter: Uint8Array;
-  readonly weights: Float64Array;
+  /** The filter's columns as a bit mask. */
+  readonly mask: number;
 }
 
 function columnFilter(phrase: PostingsPhrase, weights: readonly number[]): ColumnFilter {
   const places = phrase.columns.map((column) => familyOf(column) as { family: number; index: number });
   const family = places[0]?.family ?? 0;
   const width = (FAMILIES[family] as Family).columns.length;
-  const filter = { family, width, inFilter: new Uint8Array(width), weights: new Float64Array(width) };
+  const inFilter = new Uint8Array(width);
+  const columnWeights = new Float64Array(width);
+  let mask = 0;
   phrase.columns.forEach((column, i) => {
     const index = (places[i] as { index: number }).index;
-    filter.weights[index] = weights[COLUMNS.indexOf(column)] as number;
-    filter.inFilter[index] = 1;
+    columnWeights[index] = weights[COLUMNS.indexOf(column)] as number;
+    inFilter[index] = 1;
+    mask |= 1 << index;
   });
-  return filter;
+  return { family, width, inFilter, weights: columnWeights, mask };
 }
 
 const NO_HITS: PhraseHits = { ords: new Int32Array(0), freqs: new Float64Array(0) };
+
+/**
+ * One phrase in one segment as ranking reads it: its matches decoded, or the postings blob
+ * of a one-term phrase with the count of its matches (read from the term's mask counts),
+ * to be scored as it is decoded (segment-scores.ts).
+ */
+export type PhraseSource =
+  | { readonly hits: PhraseHits }
+  | { readonly postings: Uint8Array; readonly columns: ColumnWeights; readonly matches: number };
+
+/**
+ * A phrase's source in a segment: a one-term phrase of one term is read as its blob, and
+ * its matches counted from the term's mask counts (in a segment with tombstones, which
+ * those still count, by a pass over the blob); any other phrase is decoded (phraseHits).
+ */
+export function phraseSource(
+  db: Db,
+  segment: Segment,
+  phrase: PostingsPhrase,
+  weights: readonly number[],
+): PhraseSource {
+  if (phrase.terms.length !== 1) return { hits: phraseHits(db, segment, phrase, weights) };
+  const filter = columnFilter(phrase, weights);
+  const rows = readPostingRows(db, segment.id, filter.family, phrase.terms[0] as string, {
+    prefix: phrase.prefix,
+    withPositions: false,
+  });
+  const [only] = rows;
+  if (rows.length !== 1 || only?.masks === undefined)
+    return { hits: cachedHits(segment.table, hitsKey(phrase, weights), () => decodedHits(rows, filter)) };
+  const matches =
+    segment.dead === null
+      ? countInColumns(only.masks, filter.mask)
+      : liveCount(only.postings, filter.width, filter.mask, segment.dead);
+  return { postings: only.postings, columns: filter, matches };
+}
+
+/** What names a phrase's hits in the hits cache, within a segment. */
+const hitsKey = (phrase: PostingsPhrase, weights: readonly number[]) => (): string =>
+  [phrase.prefix ? '*' : '', phrase.columns.join(','), weights.join(','), ...phrase.terms].join('\u0000');
 
 /**
  * The matches of one phrase in one segment: the documents whose filtered columns hold
@@ -62,12 +107,7 @@ export function phraseHits(
   phrase: PostingsPhrase,
   weights: readonly number[],
 ): PhraseHits {
-  return cachedHits(
-    segment.table,
-    () =>
-      [phrase.prefix ? '*' : '', phrase.columns.join(','), weights.join(','), ...phrase.terms].join('\u0000'),
-    () => decodeHits(db, segment, phrase, weights),
-  );
+  return cachedHits(segment.table, hitsKey(phrase, weights), () => decodeHits(db, segment, phrase, weights));
 }
 
 function decodeHits(
@@ -83,10 +123,7 @@ function decodeHits(
       prefix: phrase.prefix,
       withPositions: false,
     });
-    return countHits(
-      rows.map((row) => row.postings),
-      filter,
-    );
+    return decodedHits(rows, filter);
   }
   const rows = phrase.terms.map((term, i) =>
     readPostingRows(db, segment.id, filter.family, term, {
@@ -100,8 +137,9 @@ function decodeHits(
   return adjacentHits(rows, filter);
 }
 
-function countHits(blobs: readonly Uint8Array[], filter: ColumnFilter): PhraseHits {
-  return combine(blobs.map((blob) => decodeWeighted(blob, filter.width, filter.inFilter, filter.weights)));
+/** A one-term phrase's hits from its rows (a prefix's expansions added up). */
+function decodedHits(rows: readonly PostingRow[], filter: ColumnFilter): PhraseHits {
+  return combine(rows.map((row) => decodeWeighted(row.postings, filter)));
 }
 
 /** The ordinals any of `lists` holds, ascending, once each (a document can hold two expansions of a prefix). */

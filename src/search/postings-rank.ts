@@ -13,14 +13,14 @@
 import { COLUMNS, type Column, openPostings, type PostingsView, type Segment } from '../index/index.js';
 import { type Db, sql } from '../store/index.js';
 import type { KeysetPosition } from './page-token.js';
-import type { PhraseHits } from './phrase-hits.js';
+import type { PhraseSource } from './phrase-hits.js';
 import { shareRanking } from './rank-thread.js';
 import type { RankContext, RankedRow, TopRows } from './ranked-query.js';
 import {
-  decodeSegments,
   type Groups,
   inverseFrequencies,
   liveCounts,
+  readSegments,
   type ScoredHits,
   scoreSegments,
 } from './segment-scores.js';
@@ -42,29 +42,29 @@ function rank(
 ): ScoredHits {
   const phrases = groups.flat();
   const avgdl = view.tokens / view.documents;
-  const decode = (segments: readonly Segment[]) => decodeSegments(db, segments, phrases, weights);
+  const read = (segments: readonly Segment[]) => readSegments(db, segments, phrases, weights);
   // bm25 of `segments` on this thread alone: they are every segment of the view, so their
   // counts are the whole idf.
-  const scoreHere = (segments: readonly Segment[], hits: PhraseHits[][]): ScoredHits => {
-    const idf = inverseFrequencies(liveCounts(segments, hits, phrases.length), view.documents);
-    return scoreSegments(segments, hits, { groups, idf, avgdl, ctx, keep });
+  const scoreHere = (segments: readonly Segment[], sources: PhraseSource[][]): ScoredHits => {
+    const idf = inverseFrequencies(liveCounts(segments, sources, phrases.length), view.documents);
+    return scoreSegments(segments, sources, { groups, idf, avgdl, ctx, keep });
   };
   const shared = ctx ? shareRanking(db, view, groups, weights) : null;
-  if (shared === null) return scoreHere(view.segments, decode(view.segments));
+  if (shared === null) return scoreHere(view.segments, read(view.segments));
   const own = view.segments.filter((segment) => !shared.segments.includes(segment));
-  const hits = decode(own);
+  const sources = read(own);
   const theirCounts = shared.counts();
   // The thread could not read its segments as this snapshot has them: rank them here.
   if (theirCounts === null)
-    return scoreHere([...own, ...shared.segments], [...hits, ...decode(shared.segments)]);
+    return scoreHere([...own, ...shared.segments], [...sources, ...read(shared.segments)]);
   const idf = inverseFrequencies(
-    liveCounts(own, hits, phrases.length).map((n, p) => n + (theirCounts[p] as number)),
+    liveCounts(own, sources, phrases.length).map((n, p) => n + (theirCounts[p] as number)),
     view.documents,
   );
   const inputs = { groups, idf, avgdl, ctx, keep };
   shared.score(inputs);
-  const mine = scoreSegments(own, hits, inputs);
-  const theirs = shared.scored() ?? scoreSegments(shared.segments, decode(shared.segments), inputs);
+  const mine = scoreSegments(own, sources, inputs);
+  const theirs = shared.scored() ?? scoreSegments(shared.segments, read(shared.segments), inputs);
   return concatScored(theirs, mine);
 }
 

@@ -5,9 +5,9 @@ import { type MessagePort, parentPort, receiveMessageOnPort, workerData } from '
 import Database from 'better-sqlite3';
 import { openPostings, type Segment } from '../index/index.js';
 import { clearHitsCache, keepDecodedHits, keptHitsBytes } from './hits-cache.js';
-import type { PhraseHits } from './phrase-hits.js';
+import type { PhraseSource } from './phrase-hits.js';
 import type { RankReply, RankRequest } from './rank-thread.js';
-import { decodeSegments, type Groups, liveCounts, scoreSegments } from './segment-scores.js';
+import { type Groups, liveCounts, readSegments, scoreSegments } from './segment-scores.js';
 
 const { path, port, signal } = workerData as { path: string; port: MessagePort; signal: Int32Array };
 
@@ -27,7 +27,7 @@ db.pragma('mmap_size = 67108864');
 let current: {
   readonly seq: number;
   readonly segments: readonly Segment[];
-  readonly hits: PhraseHits[][];
+  readonly sources: PhraseSource[][];
   readonly groups: Groups;
 } | null = null;
 
@@ -66,21 +66,21 @@ function nextRequest(ms: number): RankRequest | null {
   }
 }
 
-/** Decodes, then serves the search's next request at once when it comes soon enough. */
+/** Reads the segments' sources, then serves the search's next request at once when it comes soon enough. */
 function decode(request: Extract<RankRequest, { type: 'decode' }>): RankRequest | null {
   current = null;
   if (keptHitsBytes() !== request.keepHits) keepDecodedHits(request.keepHits);
   const phrases = request.groups.flat();
   const decoded = db.transaction(() => {
     const segments = sameSegments(request);
-    return segments && { segments, hits: decodeSegments(db, segments, phrases, request.weights) };
+    return segments && { segments, sources: readSegments(db, segments, phrases, request.weights) };
   })();
   if (decoded === null) {
     answer({ seq: request.seq, counts: null });
     return null;
   }
   current = { seq: request.seq, ...decoded, groups: request.groups };
-  answer({ seq: request.seq, counts: liveCounts(decoded.segments, decoded.hits, phrases.length) });
+  answer({ seq: request.seq, counts: liveCounts(decoded.segments, decoded.sources, phrases.length) });
   return nextRequest(SCORE_WAIT_MS);
 }
 
@@ -89,9 +89,9 @@ function score(request: Extract<RankRequest, { type: 'score' }>): void {
     answer({ seq: request.seq, scored: null });
     return;
   }
-  const { segments, hits, groups } = current;
+  const { segments, sources, groups } = current;
   current = null;
-  const scored = scoreSegments(segments, hits, {
+  const scored = scoreSegments(segments, sources, {
     groups,
     idf: request.idf,
     avgdl: request.avgdl,

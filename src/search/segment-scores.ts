@@ -1,13 +1,22 @@
 // bm25 over postings segments, in three steps a second thread can share (rank-thread.ts):
-// decode each phrase's matches per segment, count each phrase's live matches (its idf needs
-// every segment's count), then score each segment's matches. The formula is FTS5's bm25
+// read each phrase's source per segment (one-term phrases: their postings blob, with the
+// count of their matches read from the term's mask counts; other phrases: their matches,
+// decoded), count each phrase's live matches (its idf needs every segment's count), then
+// score each segment's matches, decoding blobs as they are scored. The formula is FTS5's bm25
 // (k1 1.2, b 0.75, idf floored at 1e-6, the weighted frequency of each phrase saturated
 // separately) over live documents only, times the recency and bulk multipliers.
 
-import { type DocTable, FLAG_BULK, FLAG_UNTRUSTED, type Segment } from '../index/index.js';
+import {
+  type DocTable,
+  FLAG_BULK,
+  FLAG_UNTRUSTED,
+  type ScoreSink,
+  type Segment,
+  scoreWeighted,
+} from '../index/index.js';
 import type { Db } from '../store/index.js';
 import type { PostingsPhrase } from './match.js';
-import { type PhraseHits, phraseHits } from './phrase-hits.js';
+import { type PhraseHits, type PhraseSource, phraseSource } from './phrase-hits.js';
 import type { RankContext } from './ranked-query.js';
 import { BULK_FACTOR } from './weights.js';
 
@@ -31,26 +40,32 @@ export interface ScoredHits {
   readonly floor: number;
 }
 
-/** Every phrase's matches in each segment: `[segment][phrase]`. */
-export function decodeSegments(
+/** Every phrase's source in each segment: `[segment][phrase]`. */
+export function readSegments(
   db: Db,
   segments: readonly Segment[],
   phrases: readonly PostingsPhrase[],
   weights: readonly number[],
-): PhraseHits[][] {
-  return segments.map((segment) => phrases.map((phrase) => phraseHits(db, segment, phrase, weights)));
+): PhraseSource[][] {
+  return segments.map((segment) => phrases.map((phrase) => phraseSource(db, segment, phrase, weights)));
 }
 
 /** Each phrase's live matches over `segments`: its share of bm25's document count. */
 export function liveCounts(
   segments: readonly Segment[],
-  hits: readonly (readonly PhraseHits[])[],
+  sources: readonly (readonly PhraseSource[])[],
   phrases: number,
 ): number[] {
   const counts = new Array<number>(phrases).fill(0);
   segments.forEach(({ dead }, s) => {
     for (let p = 0; p < phrases; p++) {
-      const { ords } = (hits[s] as readonly PhraseHits[])[p] as PhraseHits;
+      const source = (sources[s] as readonly PhraseSource[])[p] as PhraseSource;
+      // A blob is read only from a segment without tombstones.
+      if (!('hits' in source)) {
+        counts[p] = (counts[p] as number) + source.matches;
+        continue;
+      }
+      const { ords } = source.hits;
       if (dead === null) {
         counts[p] = (counts[p] as number) + ords.length;
         continue;
@@ -74,18 +89,7 @@ export function inverseFrequencies(counts: readonly number[], documents: number)
 /** bm25's idf of a phrase in half the documents or more. */
 const IDF_FLOOR = 1e-6;
 
-/**
- * What a match holding only phrases in half the documents or more (the owner's address,
- * their domain: every message) can score at most, × recency × bulk; 0 when the query has
- * none. Such a phrase's bm25 stays below IDF_FLOOR × (K1 + 1) whatever its frequency.
- */
-function commonOnlyBound(idf: readonly number[], ctx: RankContext): number {
-  const common = idf.filter((value) => value === IDF_FLOOR).length;
-  // The margin covers the rounding of the float sums the bound stands above.
-  return common * IDF_FLOOR * (K1 + 1) * Math.max(1, ctx.maxBoost) * Math.max(1, BULK_FACTOR) * (1 + 1e-6);
-}
-
-/** What scoring needs beyond the decoded hits: the same for every segment of a search. */
+/** What scoring needs beyond the phrases' sources: the same for every segment of a search. */
 export interface ScoreInputs {
   readonly groups: Groups;
   readonly idf: readonly number[];
@@ -93,10 +97,9 @@ export interface ScoreInputs {
   /** With it, bm25 × recency × bulk of the matches it may show; without, bare bm25 of every live match. */
   readonly ctx: RankContext | null;
   /**
-   * Only the first `keep` matches in rank order will be read: once that many score above
-   * what matches of common phrases alone can, those below it are left out (ScoredHits.floor).
-   * A broad query's matches are mostly such ones, and each costs three stored floats and
-   * a place in the ranking's heap.
+   * Only the first `keep` matches in rank order will be read: a match below the `keep`-th
+   * best seen so far is left out (ScoredHits.floor). A broad query has hundreds of thousands
+   * of matches, and each kept costs three stored floats and a place in the ranking's heap.
    */
   readonly keep?: number | null;
 }
@@ -154,87 +157,35 @@ class BestScores {
  */
 export function scoreSegments(
   segments: readonly Segment[],
-  hits: readonly (readonly PhraseHits[])[],
+  sources: readonly (readonly PhraseSource[])[],
   { groups, idf, avgdl, ctx, keep = null }: ScoreInputs,
 ): ScoredHits {
-  const phrases = idf.length;
-  // Every match holds a phrase of the last group: the output is at most their total.
-  const lastGroup = phrases - (groups.at(-1)?.length ?? 0);
-  let capacity = 0;
-  for (const segmentHits of hits)
-    for (let p = lastGroup; p < phrases; p++) capacity += (segmentHits[p] as PhraseHits).ords.length;
-  const pruned = ctx !== null && keep !== null;
-  const bound = pruned ? commonOnlyBound(idf, ctx) : 0;
-  // Matches at or above the bound, and whether any below it was left out.
-  let above = 0;
-  let droppedBelowBound = false;
   // The best `keep` scores seen: a match below the `keep`-th best so far is left out.
-  const best = pruned ? new BestScores(keep as number) : null;
-  let droppedBelowBest = false;
+  const best = ctx !== null && keep !== null ? new BestScores(keep) : null;
+  let dropped = false;
   // What recency × bulk multiply a bm25 score by at most: a match whose bm25 times this is
   // below the best's threshold is left out before its doc table row is read.
   const ceiling = ctx === null ? 1 : Math.max(1, ctx.maxBoost) * Math.max(1, BULK_FACTOR);
-  let out = scoredArrays(pruned ? Math.min(capacity, PRUNED_CAPACITY) : capacity);
+  let out = scoredArrays(best !== null ? PRUNED_CAPACITY : 0);
   let n = 0;
   segments.forEach((segment, s) => {
     const { table, dead } = segment;
-    const segmentHits = hits[s] as readonly PhraseHits[];
-    const norms = lengthNorms(table, avgdl);
+    const matches = sumSegment(table, sources[s] as readonly PhraseSource[], groups, idf, avgdl);
     const recency = ctx ? recencyFactors(table, ctx) : null;
-    const { stamp, scores, base } = scratch(table.length, groups.length);
-    // stamp[ord] − base = groups matched so far, in group order (older searches' stamps
-    // are below base): a document matches when it reaches them all. Its score is summed
-    // while it keeps up, phrase by phrase as FTS5 does (equal inputs, equal floats); the
-    // first phrase of a search to reach it overwrites what an older search left there.
-    let p = 0;
-    for (let g = 0; g < groups.length; g++) {
-      const reaching = base + g;
-      const reached = reaching + 1;
-      for (const end = p + (groups[g] as readonly PostingsPhrase[]).length; p < end; p++) {
-        const { ords, freqs } = segmentHits[p] as PhraseHits;
-        const weight = idf[p] as number;
-        // Two loops, not one branching on g: this is the hottest loop of a broad search.
-        if (g === 0) {
-          for (let i = 0; i < ords.length; i++) {
-            const ord = ords[i] as number;
-            const sum = stamp[ord] === reached ? (scores[ord] as number) : 0;
-            stamp[ord] = reached;
-            const f = freqs[i] as number;
-            scores[ord] = sum + weight * ((f * (K1 + 1.0)) / (f + (norms[ord] as number)));
-          }
-          continue;
-        }
-        for (let i = 0; i < ords.length; i++) {
-          const ord = ords[i] as number;
-          const at = stamp[ord] as number;
-          if (at !== reached && at !== reaching) continue;
-          stamp[ord] = reached;
-          const f = freqs[i] as number;
-          scores[ord] = (scores[ord] as number) + weight * ((f * (K1 + 1.0)) / (f + (norms[ord] as number)));
-        }
+    const { scores, reachedList, listed } = matches;
+    if (best === null && n + listed > out.rowids.length) out = grown(out, n + listed);
+    for (let i = 0; i < listed; i++) {
+      const ord = reachedList[i] as number;
+      const score = scores[ord] as number;
+      if (best !== null && score * ceiling < best.threshold()) {
+        dropped = true;
+        continue;
       }
-    }
-    const full = base + groups.length;
-    // Collected once each (stamped past full).
-    const collect = (list: Int32Array): void => {
-      for (let i = 0; i < list.length; i++) {
-        const ord = list[i] as number;
-        if (stamp[ord] !== full) continue;
-        stamp[ord] = full + 1;
-        const score = scores[ord] as number;
-        if (best !== null && score * ceiling < best.threshold()) {
-          droppedBelowBest = true;
-          continue;
-        }
-        const rowid = table.rowids[ord] as number;
-        if (dead !== null && dead[ord] === 1) continue;
-        const date = table.dates[ord] as number;
-        if (ctx === null || recency === null) {
-          out.rowids[n] = rowid;
-          out.dates[n] = date;
-          out.scores[n++] = score;
-          continue;
-        }
+      if (dead !== null && dead[ord] === 1) continue;
+      const rowid = table.rowids[ord] as number;
+      const date = table.dates[ord] as number;
+      let final = score;
+      if (ctx !== null && recency !== null) {
         const flags = table.flags[ord] as number;
         if (
           rowid > ctx.watermark ||
@@ -244,46 +195,102 @@ export function scoreSegments(
           (ctx.before !== null && date >= ctx.before)
         )
           continue;
-        const final = score * (recency[ord] as number) * (flags & FLAG_BULK ? BULK_FACTOR : 1.0);
-        if (best !== null) {
-          if (final >= bound) above++;
-          else if (above >= (keep as number)) {
-            droppedBelowBound = true;
-            continue;
-          }
-          if (final < best.threshold()) {
-            droppedBelowBest = true;
-            continue;
-          }
-          best.offer(final);
-          if (n === out.rowids.length) out = grown(out, n);
+        final = score * (recency[ord] as number) * (flags & FLAG_BULK ? BULK_FACTOR : 1.0);
+      }
+      if (best !== null) {
+        if (final < best.threshold()) {
+          dropped = true;
+          continue;
         }
-        out.rowids[n] = rowid;
-        out.dates[n] = date;
-        out.scores[n++] = final;
+        best.offer(final);
+        if (n === out.rowids.length) out = grown(out, n);
       }
-    };
-    if (bound > 0) {
-      // Matches at or above the bound hold an uncommon phrase: those first. Once `keep` of
-      // them reach it, the rest (below it) need not be visited.
-      for (let p = 0; p < phrases; p++)
-        if (idf[p] !== IDF_FLOOR) collect((segmentHits[p] as PhraseHits).ords);
-      if (above >= (keep as number)) {
-        droppedBelowBound = true;
-        return;
-      }
+      out.rowids[n] = rowid;
+      out.dates[n] = date;
+      out.scores[n++] = final;
     }
-    for (let p = lastGroup; p < phrases; p++) collect((segmentHits[p] as PhraseHits).ords);
   });
   return {
     length: n,
     rowids: out.rowids.subarray(0, n),
     dates: out.dates.subarray(0, n),
     scores: out.scores.subarray(0, n),
-    // Left out: below the bound once `keep` reached it, or below the `keep`-th best score
-    // seen when they came, which is at most the last one's: both floors hold at once.
-    floor: Math.max(droppedBelowBound ? bound : 0, droppedBelowBest ? (best as BestScores).threshold() : 0),
+    // Left out: below the `keep`-th best score seen when they came, at most the last one's.
+    floor: dropped ? (best as BestScores).threshold() : 0,
   };
+}
+
+/**
+ * Sums one segment's bm25 in its working arrays: `scores[ord]` for each of the
+ * `reachedList[0, listed)` documents that hold every group. stamp[ord] − base = groups
+ * matched so far, in group order (older searches' stamps are below base): a document
+ * matches when it reaches them all. Its score is summed while it keeps up, phrase by phrase
+ * as FTS5 does (equal inputs, equal floats); the first phrase of a search to reach it
+ * overwrites what an older search left there.
+ */
+function sumSegment(
+  table: DocTable,
+  sources: readonly PhraseSource[],
+  groups: Groups,
+  idf: readonly number[],
+  avgdl: number,
+): { scores: Float64Array; reachedList: Int32Array; listed: number } {
+  const norms = lengthNorms(table, avgdl);
+  const { stamp, scores, reachedList, base } = scratch(table.length, groups.length);
+  let listed = 0;
+  let p = 0;
+  for (let g = 0; g < groups.length; g++) {
+    const sink: ScoreSink = {
+      stamp,
+      scores,
+      norms,
+      k1: K1,
+      reaching: base + g,
+      reached: base + g + 1,
+      reachedList: g === groups.length - 1 ? reachedList : null,
+    };
+    for (const end = p + (groups[g] as readonly PostingsPhrase[]).length; p < end; p++) {
+      const source = sources[p] as PhraseSource;
+      const weight = idf[p] as number;
+      listed =
+        'hits' in source
+          ? sumHits(source.hits, weight, g === 0, sink, listed)
+          : scoreWeighted(source.postings, source.columns, weight, g === 0, sink, listed);
+    }
+  }
+  return { scores, reachedList, listed };
+}
+
+/**
+ * scoreWeighted's sum over decoded hits (phrases of several terms or prefix expansions).
+ * Written out in both: with the per-entry step in one function they share, V8 did not
+ * inline it and scoreWeighted went from 15 to 26 ns an entry.
+ */
+function sumHits(hits: PhraseHits, weight: number, first: boolean, sink: ScoreSink, listed: number): number {
+  const { ords, freqs } = hits;
+  const { stamp, scores, norms, reaching, reached, reachedList } = sink;
+  let count = listed;
+  for (let i = 0; i < ords.length; i++) {
+    const ord = ords[i] as number;
+    const was = stamp[ord] as number;
+    const f = freqs[i] as number;
+    if (first) {
+      const term = weight * ((f * (K1 + 1.0)) / (f + (norms[ord] as number)));
+      if (was === reached) scores[ord] = (scores[ord] as number) + term;
+      else {
+        if (reachedList !== null) reachedList[count++] = ord;
+        stamp[ord] = reached;
+        scores[ord] = term;
+      }
+      continue;
+    }
+    if (was === reaching) {
+      if (reachedList !== null) reachedList[count++] = ord;
+      stamp[ord] = reached;
+    } else if (was !== reached) continue;
+    scores[ord] = (scores[ord] as number) + weight * ((f * (K1 + 1.0)) / (f + (norms[ord] as number)));
+  }
+  return count;
 }
 
 /** First size of the output when matches may be left out (it grows by doubling). */
@@ -347,15 +354,24 @@ function recencyFactors(table: DocTable, ctx: RankContext): Float64Array {
  * search counting from a base above every older one, and a score is valid only where
  * its stamp is of this search.
  */
-let scratchArrays = { stamp: new Int32Array(0), scores: new Float64Array(0), next: 1 };
+let scratchArrays = {
+  stamp: new Int32Array(0),
+  scores: new Float64Array(0),
+  reachedList: new Int32Array(0),
+  next: 1,
+};
 
 /** The working arrays for a segment of `length` documents and a base above every stamp written so far. */
-function scratch(length: number, groups: number): { stamp: Int32Array; scores: Float64Array; base: number } {
-  let { stamp, scores, next } = scratchArrays;
+function scratch(
+  length: number,
+  groups: number,
+): { stamp: Int32Array; scores: Float64Array; reachedList: Int32Array; base: number } {
+  let { stamp, scores, reachedList, next } = scratchArrays;
   if (stamp.length < length) {
     const size = Math.max(length, stamp.length * 2);
     stamp = new Int32Array(size);
     scores = new Float64Array(size);
+    reachedList = new Int32Array(size);
     next = 1;
   }
   // A search stamps base … base + groups + 1.
@@ -363,6 +379,6 @@ function scratch(length: number, groups: number): { stamp: Int32Array; scores: F
     stamp.fill(0);
     next = 1;
   }
-  scratchArrays = { stamp, scores, next: next + groups + 2 };
-  return { stamp, scores, base: next };
+  scratchArrays = { stamp, scores, reachedList, next: next + groups + 2 };
+  return { stamp, scores, reachedList, base: next };
 }
