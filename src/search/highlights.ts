@@ -52,7 +52,12 @@ function identifierSpans(text: string, terms: HighlightTerms): Span[] {
   return spans;
 }
 
-function textSpans(text: string, language: Language | null, terms: HighlightTerms): Span[] {
+/** The matched spans of a text field, and its words (each phrase's first part is one of them). */
+function textSpans(
+  text: string,
+  language: Language | null,
+  terms: HighlightTerms,
+): { spans: Span[]; words: Token[] } {
   const tokens = textAnalyzer(language).analyze(text, 'document');
   const spans: Span[] = tokens.filter((t) =>
     t.kind === 'stem' ? terms.stems.has(t.term) : terms.textExact.has(t.term) || terms.stems.has(t.term),
@@ -65,7 +70,36 @@ function textSpans(text: string, language: Language | null, terms: HighlightTerm
       }
     }
   }
-  return spans;
+  return { spans, words };
+}
+
+/** Characters of a text field analysed first for its fragments: ×4 each time more are needed. */
+const FIRST_CHARS = 2048;
+
+/**
+ * A text field's fragments, analysing only as much of it as they need: a long quoted
+ * history usually has its first MAX_FRAGMENTS matches early. A prefix ends at whitespace,
+ * which no token crosses; its fragments are the whole text's once it holds MAX_FRAGMENTS of
+ * them ending before any word past it could start a match (a phrase reaching past the
+ * prefix starts at one of its last words).
+ */
+function textFragments(text: string, language: Language | null, terms: HighlightTerms): string[] {
+  const longest = Math.max(1, ...terms.textPhrases.map((phrase) => phrase.length));
+  for (let size = FIRST_CHARS; ; size *= 4) {
+    const cut = size >= text.length ? text.length : whitespaceBefore(text, size);
+    const { spans, words } = textSpans(text.slice(0, cut), language, terms);
+    const { pieces, end } = fragmentWindows(text, spans);
+    if (cut === text.length) return pieces;
+    // Where the first word that a match reaching past the prefix could start at begins.
+    const open = words[words.length - longest]?.start ?? 0;
+    if (pieces.length === MAX_FRAGMENTS && end + 1 < open) return pieces;
+  }
+}
+
+/** The last whitespace at or before `at`, or the text's end when there is none. */
+function whitespaceBefore(text: string, at: number): number {
+  for (let i = at; i > 0; i--) if (/\s/.test(text[i] as string)) return i;
+  return text.length;
 }
 
 function mergeSpans(text: string, spans: Span[]): Span[] {
@@ -82,10 +116,14 @@ function mergeSpans(text: string, spans: Span[]): Span[] {
 
 const squash = (s: string): string => s.replace(/\s+/g, ' ');
 
-/** Cuts up to MAX_FRAGMENTS windows around the spans and marks every span inside them. */
-export function fragments(text: string, rawSpans: Span[]): string[] {
+/**
+ * Cuts up to MAX_FRAGMENTS windows around the spans and marks every span inside them;
+ * `end` is where the last one ends in `text` (0 without any).
+ */
+function fragmentWindows(text: string, rawSpans: Span[]): { pieces: string[]; end: number } {
   const spans = mergeSpans(text, rawSpans);
   const out: string[] = [];
+  let end = 0;
   let i = 0;
   while (i < spans.length && out.length < MAX_FRAGMENTS) {
     const first = spans[i] as Span;
@@ -111,8 +149,9 @@ export function fragments(text: string, rawSpans: Span[]): string[] {
     }
     piece += squash(text.slice(cursor, to)) + (to < text.length ? '…' : '');
     out.push(piece.trim());
+    end = to;
   }
-  return out;
+  return { pieces: out, end };
 }
 
 /** Highlights for every field where a query term occurs; fields without one get no key. */
@@ -126,10 +165,9 @@ export function buildHighlights(
     const text = texts[field];
     if (text === '') continue;
     const identifier = field === 'from' || field === 'recipients' || field === 'subject';
-    const spans = identifier
-      ? identifierSpans(text, terms)
-      : textSpans(text, field === 'quoted' ? null : language, terms);
-    const list = fragments(text, spans);
+    const list = identifier
+      ? fragmentWindows(text, identifierSpans(text, terms)).pieces
+      : textFragments(text, field === 'quoted' ? null : language, terms);
     if (list.length > 0) result[field] = list;
   }
   return result;

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { parseQuery } from '../analysis/index.js';
+import { buildHighlights } from './highlights.js';
+import { highlightTerms } from './match.js';
+
+const EMPTY = { from: '', recipients: '', subject: '', text: '', attachments: '', quoted: '' };
+
+/** Highlights of a quoted history `quoted` for query `q`. */
+const quotedHighlights = (q: string, quoted: string): string[] | undefined =>
+  buildHighlights({ ...EMPTY, quoted }, 'en', highlightTerms(parseQuery(q, { languages: ['en'] }), new Map()))
+    .quoted;
+
+/** A quoted reply's lines that mention nothing the queries below ask for. */
+const filler = (chars: number): string => {
+  const line = '> Thanks, the pallets for the Leipzig depot were loaded on Tuesday as agreed.\n';
+  return line.repeat(Math.ceil(chars / line.length)).slice(0, chars);
+};
+
+describe('highlights of long text fields', () => {
+  it('come from the first matches of a long history, and from far past its first KB when they are there', () => {
+    // Three early matches far enough apart to make three fragments: what follows them,
+    // however long, changes nothing.
+    const early = ['Q3 budget approved', 'budget owners to confirm', 'budget file attached']
+      .map((line) => `> ${line}.\n${filler(400)}`)
+      .join('');
+    const fragments = quotedHighlights('budget', `${early}${filler(20_000)}> One last budget line.\n`);
+    expect(fragments).toHaveLength(3);
+    expect(fragments).toEqual(quotedHighlights('budget', early));
+    expect(fragments?.[2]).toContain('> **budget** file attached.');
+    // The only match lies past 8 KB: found by analysing further.
+    const late = quotedHighlights(
+      'budget',
+      `${filler(9_000)}> the revised budget is final\n${filler(3_000)}`,
+    );
+    expect(late).toHaveLength(1);
+    expect(late?.[0]).toContain('the revised **budget** is final');
+  });
+
+  it('find a phrase that straddles where the first analysed part ends', () => {
+    // "Q3 budget" starts a few characters before the first 2,048 and ends past them.
+    const quoted = `${filler(2_045)} Q3\nbudget sign-off is due Friday.\n${filler(500)}`;
+    expect(quoted.indexOf('Q3')).toBeLessThan(2_048);
+    expect(quoted.indexOf('budget')).toBeGreaterThan(2_048);
+    expect(quotedHighlights('q3-budget', quoted)).toEqual([expect.stringContaining('**Q3 budget**')]);
+  });
+});
