@@ -13,7 +13,7 @@ const { path, port, signal } = workerData as { path: string; port: MessagePort; 
 
 /**
  * Longest wait for a search's score request once its counts are sent. The calling thread
- * sends it as soon as its own segments are decoded; waited for here rather than in the
+ * sends it as soon as its own segments are read; waited for here rather than in the
  * event loop, it is scored sooner and faster (1M archive, load 2-3, bench queries, mean:
  * the caller's wait for this part 4.0-6.0 -> 2.1-3.1 ms, slowest tenth 11-16 -> 3.4-8.5 ms).
  */
@@ -23,7 +23,10 @@ const db = new Database(path, { readonly: true, fileMustExist: true });
 db.pragma('cache_size = -16384');
 db.pragma('mmap_size = 67108864');
 
-/** The search being served: decoded in 'decode', scored in 'score'. */
+/**
+ * The search being served: its phrases' sources read in 'decode' (blobs, and the matches of
+ * phrases not scored as they are decoded), scored in 'score'.
+ */
 let current: {
   readonly seq: number;
   readonly segments: readonly Segment[];
