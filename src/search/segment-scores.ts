@@ -60,7 +60,7 @@ export function liveCounts(
   segments.forEach(({ dead }, s) => {
     for (let p = 0; p < phrases; p++) {
       const source = (sources[s] as readonly PhraseSource[])[p] as PhraseSource;
-      // A blob is read only from a segment without tombstones.
+      // A blob's live matches were counted when it was read (phraseSource).
       if (!('hits' in source)) {
         counts[p] = (counts[p] as number) + source.matches;
         continue;
