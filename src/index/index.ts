@@ -27,6 +27,7 @@ export {
   openPostings,
   type PostingRow,
   type PostingsView,
+  readMaskCounts,
   readPostingRows,
   type Segment,
 } from './postings-reader.js';

@@ -138,16 +138,41 @@ export function readPostingRows(
 ): PostingRow[] {
   // masks is the row's first blob, so reading it costs nothing more.
   const what = options.withPositions ? 'postings, positions' : 'masks, postings';
-  return (
-    options.prefix
-      ? sql(
-          db,
-          `SELECT ${what} FROM keyword_postings WHERE segment = ? AND family = ? AND term >= ? AND term < ?`,
-        ).all(segment, family, term, term + MAX_CHAR)
-      : sql(db, `SELECT ${what} FROM keyword_postings WHERE segment = ? AND family = ? AND term = ?`).all(
-          segment,
-          family,
-          term,
-        )
-  ) as PostingRow[];
+  return termRows(db, what, segment, family, term, options.prefix) as PostingRow[];
+}
+
+/**
+ * The mask counts alone of the rows readPostingRows reads: no postings blob is read, nor
+ * any page of one (masks precede the blobs in the row).
+ */
+export function readMaskCounts(
+  db: Db,
+  segment: number,
+  family: number,
+  term: string,
+  prefix: boolean,
+): Uint8Array[] {
+  return (termRows(db, 'masks', segment, family, term, prefix) as Array<{ masks: Uint8Array }>).map(
+    (row) => row.masks,
+  );
+}
+
+function termRows(
+  db: Db,
+  what: string,
+  segment: number,
+  family: number,
+  term: string,
+  prefix: boolean,
+): unknown[] {
+  return prefix
+    ? sql(
+        db,
+        `SELECT ${what} FROM keyword_postings WHERE segment = ? AND family = ? AND term >= ? AND term < ?`,
+      ).all(segment, family, term, term + MAX_CHAR)
+    : sql(db, `SELECT ${what} FROM keyword_postings WHERE segment = ? AND family = ? AND term = ?`).all(
+        segment,
+        family,
+        term,
+      );
 }

@@ -17,6 +17,7 @@ import {
   type Postings,
   positionsReader,
   postingsLength,
+  readMaskCounts,
   readPositions,
   readPostingRows,
   type Segment,
@@ -90,6 +91,25 @@ export function phraseSource(
       ? countInColumns(only.masks, filter.mask)
       : liveCount(only.postings, filter.width, filter.mask, segment.dead);
   return { postings: only.postings, columns: filter, matches };
+}
+
+/**
+ * A phrase's live matches in a segment from its term's mask counts alone, without reading
+ * its postings: null unless the phrase is one term of one row there (its count then needs
+ * its documents: phraseSource) and the segment has no tombstones.
+ */
+export function maskCount(
+  db: Db,
+  segment: Segment,
+  phrase: PostingsPhrase,
+  weights: readonly number[],
+): number | null {
+  if (phrase.terms.length !== 1 || segment.dead !== null) return null;
+  const filter = columnFilter(phrase, weights);
+  const rows = readMaskCounts(db, segment.id, filter.family, phrase.terms[0] as string, phrase.prefix);
+  if (rows.length > 1) return null;
+  const [only] = rows;
+  return only === undefined ? 0 : countInColumns(only, filter.mask);
 }
 
 /** What names a phrase's hits in the hits cache, within a segment. */

@@ -21,6 +21,8 @@ afterAll(async () => {
   archive.close();
 });
 
+// Word queries' counts in the thread's segments are read by the caller from mask counts;
+// `stripe.com` has a phrase of two terms, whose counts the thread is asked for.
 const QUERIES = ['budget', 'invoice', 'q3 budget decision', 'acme', 'stripe.com', 'received', 'maria'];
 
 /** Every message id and score of `q`'s first page of 100, ranked cold. */

@@ -36,6 +36,7 @@ export type RankRequest =
       readonly weights: readonly number[];
       readonly keepHits: number;
     }
+  | { readonly type: 'counts'; readonly seq: number }
   | {
       readonly type: 'score';
       readonly seq: number;
@@ -54,7 +55,10 @@ export type RankReply =
 /** One search's share of the thread: its segments, and its answers in order. */
 export interface SharedRanking {
   readonly segments: readonly Segment[];
-  /** Each phrase's live matches in the thread's segments (null: rank them here). */
+  /**
+   * Each phrase's live matches in the thread's segments (null: rank them here), asked of the
+   * thread: for when the caller cannot read them from the mask counts itself.
+   */
   counts(): number[] | null;
   /** Starts scoring the thread's segments. */
   score(inputs: ScoreInputs): void;
@@ -205,6 +209,7 @@ export function shareRanking(
   return {
     segments,
     counts() {
+      thread.post({ type: 'counts', seq });
       const reply = thread.reply(seq);
       const counts = reply && 'counts' in reply ? reply.counts : null;
       if (counts === null) thread.use.declined++;

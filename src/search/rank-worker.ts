@@ -83,7 +83,17 @@ function decode(request: Extract<RankRequest, { type: 'decode' }>): RankRequest 
     return null;
   }
   current = { seq: request.seq, ...decoded, groups: request.groups };
-  answer({ seq: request.seq, counts: liveCounts(decoded.segments, decoded.sources, phrases.length) });
+  return nextRequest(SCORE_WAIT_MS);
+}
+
+/** Answers the search's counts, when the caller could not read them itself; then waits for its score request. */
+function counts(request: Extract<RankRequest, { type: 'counts' }>): RankRequest | null {
+  if (current?.seq !== request.seq) {
+    answer({ seq: request.seq, counts: null });
+    return null;
+  }
+  const { segments, sources, groups } = current;
+  answer({ seq: request.seq, counts: liveCounts(segments, sources, groups.flat().length) });
   return nextRequest(SCORE_WAIT_MS);
 }
 
@@ -116,11 +126,12 @@ function serve(first: RankRequest): void {
     try {
       if (served.type === 'clear') clearHitsCache();
       else if (served.type === 'decode') request = decode(served);
+      else if (served.type === 'counts') request = counts(served);
       else score(served);
     } catch {
       // The caller ranks this part itself; a broken archive fails there with its own error.
       current = null;
-      if (served.type === 'decode') answer({ seq: served.seq, counts: null });
+      if (served.type === 'decode' || served.type === 'counts') answer({ seq: served.seq, counts: null });
       else if (served.type === 'score') answer({ seq: served.seq, scored: null });
     }
   }

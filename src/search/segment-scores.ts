@@ -16,7 +16,7 @@ import {
 } from '../index/index.js';
 import type { Db } from '../store/index.js';
 import type { PostingsPhrase } from './match.js';
-import { type PhraseHits, type PhraseSource, phraseSource } from './phrase-hits.js';
+import { maskCount, type PhraseHits, type PhraseSource, phraseSource } from './phrase-hits.js';
 import type { RankContext } from './ranked-query.js';
 import { BULK_FACTOR } from './weights.js';
 
@@ -75,6 +75,27 @@ export function liveCounts(
       counts[p] = (counts[p] as number) + n;
     }
   });
+  return counts;
+}
+
+/**
+ * Each phrase's live matches over `segments` from mask counts alone (maskCount), or null
+ * when one of them needs its documents read: what the calling thread reads of the rank
+ * thread's segments instead of waiting for the thread to count them.
+ */
+export function maskCounts(
+  db: Db,
+  segments: readonly Segment[],
+  phrases: readonly PostingsPhrase[],
+  weights: readonly number[],
+): number[] | null {
+  const counts = new Array<number>(phrases.length).fill(0);
+  for (const segment of segments)
+    for (let p = 0; p < phrases.length; p++) {
+      const n = maskCount(db, segment, phrases[p] as PostingsPhrase, weights);
+      if (n === null) return null;
+      counts[p] = (counts[p] as number) + n;
+    }
   return counts;
 }
 
