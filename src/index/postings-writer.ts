@@ -269,9 +269,14 @@ const EXPUNGE_SHARE = 0.05;
  * Returns how many segments it rewrote.
  */
 export function expungeTombstones(db: Db): number {
+  return rewriteDecayed(db, EXPUNGE_SHARE);
+}
+
+/** Rewrites without their tombstones the segments where they are `share` of the documents or more; returns how many. */
+function rewriteDecayed(db: Db, share: number): number {
   const decayed = sql(db, 'SELECT id FROM keyword_segments WHERE dead > 0 AND dead >= docs * ?')
     .pluck()
-    .all(EXPUNGE_SHARE) as number[];
+    .all(share) as number[];
   for (const id of decayed) mergeInto(db, [id]);
   return decayed.length;
 }
@@ -288,10 +293,7 @@ const tierOf = (docs: number): number => Math.floor(Math.log(Math.max(docs, 1)) 
  * many old messages), so dead postings never dominate a read.
  */
 function mergeSegments(db: Db): void {
-  const decayed = sql(db, 'SELECT id FROM keyword_segments WHERE dead > 0 AND dead * 2 >= docs')
-    .pluck()
-    .all() as number[];
-  for (const id of decayed) mergeInto(db, [id]);
+  rewriteDecayed(db, 0.5);
   for (;;) {
     const segments = sql(db, 'SELECT id, docs FROM keyword_segments ORDER BY id').all() as Array<{
       id: number;

@@ -107,10 +107,6 @@ async function drain(archive: Archive, options: ExtractPendingOptions): Promise<
   } finally {
     if (!options.extractor) await extractor.close();
   }
-  if (counts.messagesReindexed > 0)
-    db.transaction(() => {
-      for (const hook of archive.hooks) hook.compact?.(db);
-    })();
   return report(done, pendingExtractions(db));
 }
 
@@ -137,7 +133,8 @@ interface Extracted {
  * and saves the texts with every carrier re-indexed, in batched transactions (a killed
  * drain loses at most the open batch: those stay pending). A hash no message carries any
  * more (deleted meanwhile) is passed over. An attachment whose bytes cannot be recovered is
- * stored as failed with the reason, so it never stays pending forever. Returns how many
+ * stored as failed with the reason, so it never stays pending forever. Having re-indexed
+ * carriers, it lets the index hooks compact what that left behind. Returns how many
  * hashes were handled; `onProgress` follows the commits.
  */
 export async function extractAndStore(
@@ -172,8 +169,15 @@ export async function extractAndStore(
       if (staged >= SEGMENT_CHARS || Date.now() - opened >= BATCH_MS) commit();
     }
   };
+  const reindexed = counts.messagesReindexed;
   await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, hashes.length) }, lane));
   if (batch.length > 0) commit();
+  if (counts.messagesReindexed > reindexed) {
+    const db = archive.db;
+    db.transaction(() => {
+      for (const hook of archive.hooks) hook.compact?.(db);
+    })();
+  }
   return done;
 }
 

@@ -117,9 +117,9 @@ const hitsKey = (phrase: PostingsPhrase, weights: readonly number[]) => (): stri
   [phrase.prefix ? '*' : '', phrase.columns.join(','), weights.join(','), ...phrase.terms].join('\u0000');
 
 /**
- * The matches of one phrase in one segment: the documents whose filtered columns hold
- * it, with the weighted count of its occurrences there. A one-term phrase reads counts
- * (a prefix adds up every term starting with it); a longer one counts adjacent positions.
+ * The matches of a phrase of several terms in one segment: the documents whose filtered
+ * columns hold its terms at adjacent positions, with the weighted count of those
+ * occurrences there. (A one-term phrase is read by phraseSource.)
  */
 export function phraseHits(
   db: Db,
@@ -138,13 +138,6 @@ function decodeHits(
 ): PhraseHits {
   const filter = columnFilter(phrase, weights);
   const last = phrase.terms.length - 1;
-  if (last === 0) {
-    const rows = readPostingRows(db, segment.id, filter.family, phrase.terms[0] as string, {
-      prefix: phrase.prefix,
-      withPositions: false,
-    });
-    return decodedHits(rows, filter);
-  }
   const rows = phrase.terms.map((term, i) =>
     readPostingRows(db, segment.id, filter.family, term, {
       prefix: phrase.prefix && i === last,

@@ -224,7 +224,7 @@ export function scoreSegments(
           continue;
         }
         best.offer(final);
-        if (n === out.rowids.length) out = grown(out, n);
+        if (n === out.rowids.length) out = grown(out, Math.max(PRUNED_CAPACITY, n * 2));
       }
       out.rowids[n] = rowid;
       out.dates[n] = date;
@@ -327,8 +327,9 @@ function scoredArrays(capacity: number): ScoredArrays {
   };
 }
 
-function grown(out: ScoredArrays, n: number): ScoredArrays {
-  const next = scoredArrays(Math.max(PRUNED_CAPACITY, n * 2));
+/** `out` copied into arrays of `capacity` entries. */
+function grown(out: ScoredArrays, capacity: number): ScoredArrays {
+  const next = scoredArrays(capacity);
   next.rowids.set(out.rowids);
   next.dates.set(out.dates);
   next.scores.set(out.scores);

@@ -38,8 +38,8 @@ export interface IndexHook {
   flush?(db: Db): void;
   discard?(db: Db): void;
   /**
-   * Called in a transaction of its own after a bulk re-index (an extraction drain): the
-   * hook may rewrite what re-indexing many messages left behind.
+   * Called in a transaction of its own after a bulk re-index (an extraction drain or a
+   * re-extraction): the hook may rewrite what re-indexing many messages left behind.
    */
   compact?(db: Db): void;
 }
