@@ -12,7 +12,8 @@ import type { Db } from '../src/store/index.js';
 export function numberArg(name: string, env: string, fallback: number): number {
   const at = process.argv.indexOf(`--${name}`);
   const text = at >= 0 ? process.argv[at + 1] : process.env[env];
-  const value = text === undefined ? fallback : Number(text);
+  if (text === undefined) return fallback;
+  const value = Number(text);
   if (!Number.isFinite(value) || value <= 0)
     throw new Error(`--${name} must be a positive number, got ${text}`);
   return value;

@@ -3,7 +3,8 @@
 // prints p50/p95/p99 latency per query kind, index size relative to raw mail, and
 // ingest-plus-index throughput. Searches share their segments with a rank thread, as a
 // server's do; --one-thread ranks on the calling thread alone; --kinds 'address,two words'
-// times only the kinds whose names contain one of those (the queries chosen stay the same).
+// times only the kinds whose names contain one of those (the queries chosen stay the same);
+// --slowest N prints each kind's N slowest queries after its line.
 
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -30,6 +31,7 @@ const kinds =
   kindsAt >= 0 ? (process.argv[kindsAt + 1] ?? '').split(',').map((k) => k.trim().toLowerCase()) : null;
 if (kinds?.some((k) => k === ''))
   throw new Error("--kinds takes names separated by commas, e.g. 'address,lists'");
+const slowest = numberArg('slowest', 'BENCH_SLOWEST', 0);
 /** Whether the kind named `name` is timed in this run. */
 const timed = (name: string): boolean => kinds === null || kinds.some((k) => name.includes(k));
 const root = join(process.cwd(), '.bench');
@@ -127,17 +129,22 @@ function queries(engine: Mailsift): Record<string, string[]> {
   };
 }
 
-function time(label: string, runs: Array<() => unknown>): string {
+/** `names[i]` says what `runs[i]` searches, for --slowest. */
+function time(label: string, runs: Array<() => unknown>, names: readonly string[] = []): string {
   for (const run of runs.slice(0, 5)) run();
-  const times: number[] = [];
-  for (const run of runs) {
+  const timed: Array<{ ms: number; name: string }> = runs.map((run, i) => {
     const started = process.hrtime.bigint();
     run();
-    times.push(Number(process.hrtime.bigint() - started) / 1e6);
-  }
-  times.sort((a, b) => a - b);
+    return { ms: Number(process.hrtime.bigint() - started) / 1e6, name: names[i] ?? `#${i}` };
+  });
+  const times = timed.map((t) => t.ms).sort((a, b) => a - b);
   const f = (p: number): string => percentile(times, p).toFixed(1).padStart(7);
-  return `${label.padEnd(24)} n=${String(times.length).padEnd(5)} p50 ${f(50)} ms  p95 ${f(95)} ms  p99 ${f(99)} ms`;
+  const line = `${label.padEnd(24)} n=${String(times.length).padEnd(5)} p50 ${f(50)} ms  p95 ${f(95)} ms  p99 ${f(99)} ms`;
+  const slow = timed
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, slowest)
+    .map((t) => `\n    ${t.ms.toFixed(1).padStart(7)} ms  ${t.name}`);
+  return line + slow.join('');
 }
 
 /**
@@ -208,6 +215,7 @@ async function main(): Promise<void> {
       time(
         kind,
         list.map((q) => cold(() => searchMessages(db, { q }))),
+        list,
       ),
     );
   }
@@ -217,6 +225,7 @@ async function main(): Promise<void> {
       time(
         'thread mode',
         twoWords.map((q) => cold(() => searchThreads(db, { q }))),
+        twoWords,
       ),
     );
   const deep = timed('page') ? deepTokens(db) : [];

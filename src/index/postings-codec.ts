@@ -524,19 +524,36 @@ export function decodeWeighted(
   // Past the end a read is undefined, which ends every varint (undefined >= 0x80 is false)
   // and fails the mask check: the offset is checked once, after the last entry.
   for (let i = 0; i < n; i++) {
-    ord += varintAt(blob, at) + 1;
-    at = varintEnd;
+    // Most gaps and counts are one byte: read inline, longer ones by varintAt.
+    let gap = blob[at++] as number;
+    if (gap >= 0x80) {
+      gap = varintAt(blob, at - 1);
+      at = varintEnd;
+    }
+    ord += gap + 1;
     // A family has at most 7 columns: its masks are one byte.
     const mask = blob[at++] as number;
     if (!(mask < masks)) throw corruptSegment();
     let f = 0;
-    // One count per column present, lowest bit first.
-    for (let rest = mask; rest !== 0; ) {
-      const bit = rest & -rest;
-      rest ^= bit;
-      f += (weightOf[bit] as number) * varintAt(blob, at);
-      at = varintEnd;
-    }
+    // One count per column present, lowest bit first; most entries hold one column.
+    if (mask !== 0 && (mask & (mask - 1)) === 0) {
+      let count = blob[at++] as number;
+      if (count >= 0x80) {
+        count = varintAt(blob, at - 1);
+        at = varintEnd;
+      }
+      f = (weightOf[mask] as number) * count;
+    } else
+      for (let rest = mask; rest !== 0; ) {
+        const bit = rest & -rest;
+        rest ^= bit;
+        let count = blob[at++] as number;
+        if (count >= 0x80) {
+          count = varintAt(blob, at - 1);
+          at = varintEnd;
+        }
+        f += (weightOf[bit] as number) * count;
+      }
     if ((mask & filter) === 0) continue;
     ords[kept] = ord;
     freqs[kept++] = f;
@@ -606,43 +623,60 @@ export function scoreWeighted(
   const { weightOf, filter } = weightsByBit(columns);
   const { stamp, scores, norms, k1, reaching, reached, reachedList } = sink;
   const masks = weightOf.length;
-  let count = listed;
+  const saturation = k1 + 1.0;
+  let listedNow = listed;
   let ord = -1;
   // The entry is read as decodeWeighted reads it, not by a function both share: V8 did not
   // inline one, and decodeWeighted went from 19 to 27 ns an entry.
   for (let i = 0; i < n; i++) {
-    ord += varintAt(blob, at) + 1;
-    at = varintEnd;
+    let gap = blob[at++] as number;
+    if (gap >= 0x80) {
+      gap = varintAt(blob, at - 1);
+      at = varintEnd;
+    }
+    ord += gap + 1;
     const mask = blob[at++] as number;
     if (!(mask < masks)) throw corruptSegment();
     let f = 0;
-    for (let rest = mask; rest !== 0; ) {
-      const bit = rest & -rest;
-      rest ^= bit;
-      f += (weightOf[bit] as number) * varintAt(blob, at);
-      at = varintEnd;
-    }
+    if (mask !== 0 && (mask & (mask - 1)) === 0) {
+      let count = blob[at++] as number;
+      if (count >= 0x80) {
+        count = varintAt(blob, at - 1);
+        at = varintEnd;
+      }
+      f = (weightOf[mask] as number) * count;
+    } else
+      for (let rest = mask; rest !== 0; ) {
+        const bit = rest & -rest;
+        rest ^= bit;
+        let count = blob[at++] as number;
+        if (count >= 0x80) {
+          count = varintAt(blob, at - 1);
+          at = varintEnd;
+        }
+        f += (weightOf[bit] as number) * count;
+      }
     if ((mask & filter) === 0) continue;
     const was = stamp[ord] as number;
     if (first) {
       // Every document counts; one an earlier phrase of this group reached adds to its sum.
-      const term = idf * ((f * (k1 + 1.0)) / (f + (norms[ord] as number)));
+      const term = idf * ((f * saturation) / (f + (norms[ord] as number)));
       if (was === reached) scores[ord] = (scores[ord] as number) + term;
       else {
-        if (reachedList !== null) reachedList[count++] = ord;
+        if (reachedList !== null) reachedList[listedNow++] = ord;
         stamp[ord] = reached;
         scores[ord] = term;
       }
       continue;
     }
     if (was === reaching) {
-      if (reachedList !== null) reachedList[count++] = ord;
+      if (reachedList !== null) reachedList[listedNow++] = ord;
       stamp[ord] = reached;
     } else if (was !== reached) continue;
-    scores[ord] = (scores[ord] as number) + idf * ((f * (k1 + 1.0)) / (f + (norms[ord] as number)));
+    scores[ord] = (scores[ord] as number) + idf * ((f * saturation) / (f + (norms[ord] as number)));
   }
   if (at > blob.length) throw corruptSegment();
-  return count;
+  return listedNow;
 }
 
 /** Where the varint varintAt read last ended. */
