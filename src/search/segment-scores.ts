@@ -195,10 +195,12 @@ export function scoreSegments(
     const recency = ctx ? recencyFactors(table, ctx) : null;
     const { scores, reachedList, listed } = matches;
     if (best === null && n + listed > out.rowids.length) out = grown(out, n + listed);
+    // The best's threshold, read again only when an offer moves it.
+    let threshold = best !== null ? best.threshold() : Number.NEGATIVE_INFINITY;
     for (let i = 0; i < listed; i++) {
       const ord = reachedList[i] as number;
       const score = scores[ord] as number;
-      if (best !== null && score * ceiling < best.threshold()) {
+      if (score * ceiling < threshold) {
         dropped = true;
         continue;
       }
@@ -219,11 +221,12 @@ export function scoreSegments(
         final = score * (recency[ord] as number) * (flags & FLAG_BULK ? BULK_FACTOR : 1.0);
       }
       if (best !== null) {
-        if (final < best.threshold()) {
+        if (final < threshold) {
           dropped = true;
           continue;
         }
         best.offer(final);
+        threshold = best.threshold();
         if (n === out.rowids.length) out = grown(out, Math.max(PRUNED_CAPACITY, n * 2));
       }
       out.rowids[n] = rowid;
