@@ -516,6 +516,7 @@ function mergePostings(
     cursors.forEach((cursor, s) => {
       const row = cursor.current();
       if (!row || byKey(row, next as PostingsRow) !== 0) return;
+      list.runs.push(list.ords.length);
       appendRenumbered(
         row.postings,
         row.positions,
@@ -572,11 +573,17 @@ class MergedTerm {
   ords = new Uint32Run();
   counts = new Uint32Run();
   positions = new Uint32Run();
+  /**
+   * Where each source's entries start in `ords`. A source's entries ascend (the merged doc
+   * table keeps each source's rowid order), so the term is sorted by merging these runs.
+   */
+  readonly runs: number[] = [];
 
   reset(): void {
     this.ords.clear();
     this.counts.clear();
     this.positions.clear();
+    this.runs.length = 0;
   }
 }
 
@@ -598,7 +605,7 @@ function sortedByOrdinal(
     starts[i] = at;
     for (let c = 0; c < columns; c++) at += counts[i * columns + c] as number;
   }
-  const order = Uint32Array.from(ords.keys()).sort((a, b) => (ords[a] as number) - (ords[b] as number));
+  const order = mergedRuns(ords, list.runs);
   const out = {
     ords: new Uint32Array(ords.length),
     counts: new Uint32Array(counts.length),
@@ -606,7 +613,8 @@ function sortedByOrdinal(
   };
   let countAt = 0;
   let positionAt = 0;
-  order.forEach((i, n) => {
+  for (let n = 0; n < order.length; n++) {
+    const i = order[n] as number;
     out.ords[n] = ords[i] as number;
     let total = 0;
     for (let c = 0; c < columns; c++) {
@@ -614,9 +622,34 @@ function sortedByOrdinal(
       out.counts[countAt++] = count;
       total += count;
     }
-    const start = starts[i] as number;
-    out.positions.set(positions.subarray(start, start + total), positionAt);
-    positionAt += total;
-  });
+    // Copied by hand: a subarray per entry (a view object each) cost more than the copy.
+    for (let p = starts[i] as number, end = p + total; p < end; p++)
+      out.positions[positionAt++] = positions[p] as number;
+  }
   return out;
+}
+
+/**
+ * The entries of `ords` in ascending order, as indexes, from its ascending runs starting at
+ * `runs`: a merge has at most MERGE_FACTOR sources, so each step compares that many heads.
+ * A comparator sort of the indexes cost incremental ingest into the 1M archive 8.4 s of its
+ * 25.5 s of merges (20k messages; segments of re-indexed documents interleave with the rest).
+ */
+function mergedRuns(ords: Uint32Array, runs: readonly number[]): Uint32Array {
+  const heads = Uint32Array.from(runs);
+  const ends = Uint32Array.from(runs.slice(1).concat(ords.length));
+  const order = new Uint32Array(ords.length);
+  for (let n = 0; n < order.length; n++) {
+    let best = -1;
+    let bestOrd = Number.POSITIVE_INFINITY;
+    for (let r = 0; r < heads.length; r++) {
+      const head = heads[r] as number;
+      if (head < (ends[r] as number) && (ords[head] as number) < bestOrd) {
+        best = r;
+        bestOrd = ords[head] as number;
+      }
+    }
+    order[n] = (heads[best] as number)++;
+  }
+  return order;
 }
