@@ -281,8 +281,8 @@ async function main(): Promise<void> {
       ),
     );
   }
-  if (relevance.length > 0) {
-    const kinds = new Set(relevance.map((r) => r.kind)).size;
+  const kinds = new Set(relevance.map((r) => r.kind)).size;
+  if (kinds > 1) {
     // The relevance-search targets' measure: every query of those kinds, pooled.
     print(
       percentiles(

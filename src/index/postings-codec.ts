@@ -92,6 +92,8 @@ export interface Postings {
   readonly ords: Int32Array;
   /** counts[i * columns + c]: occurrences in document i, column c of the family. */
   readonly counts: Uint32Array;
+  /** masks[i]: the columns document i holds the term in, a bit each. */
+  readonly masks: Uint8Array;
   readonly columns: number;
   /** Decoded for chosen documents only: position varints of skipped entries before entry i's. */
   readonly skips: Uint32Array | null;
@@ -391,40 +393,67 @@ export function postingsLength(blob: Uint8Array): number {
 
 /**
  * Decodes a postings blob; with `among` (ascending ordinals), only the entries of those
- * documents, each with the count of position varints to skip before its own.
+ * documents, each with the count of position varints to skip before its own. One-byte
+ * varints are read inline (see decodeWeighted).
  */
 export function decodePostings(blob: Uint8Array, columns: number, among: Int32Array | null = null): Postings {
-  const read = byteReader(blob);
-  const n = read.varint();
+  const n = varintAt(blob, 0);
+  let at = varintEnd;
   const size = among ? Math.min(n, among.length) : n;
   const ords = new Int32Array(size);
   const counts = new Uint32Array(size * columns);
+  const masks = new Uint8Array(size);
   const skips = among ? new Uint32Array(size) : null;
+  const limit = 1 << columns;
   let kept = 0;
   let skipped = 0;
   let ord = -1;
   let next = 0;
   for (let i = 0; i < n; i++) {
-    ord += read.varint() + 1;
-    const mask = read.varint();
+    let gap = blob[at++] as number;
+    if (gap >= 0x80) {
+      gap = varintAt(blob, at - 1);
+      at = varintEnd;
+    }
+    ord += gap + 1;
+    const mask = blob[at++] as number;
+    if (!(mask < limit)) throw corruptSegment();
     if (among) {
       while (next < among.length && (among[next] as number) < ord) next++;
       if (next === among.length) break;
       if (among[next] !== ord) {
-        for (let c = 0; c < columns; c++) if (mask & (1 << c)) skipped += read.varint();
+        for (let rest = mask; rest !== 0; rest &= rest - 1) {
+          let count = blob[at++] as number;
+          if (count >= 0x80) {
+            count = varintAt(blob, at - 1);
+            at = varintEnd;
+          }
+          skipped += count;
+        }
         continue;
       }
       (skips as Uint32Array)[kept] = skipped;
       skipped = 0;
     }
     ords[kept] = ord;
-    for (let c = 0; c < columns; c++) if (mask & (1 << c)) counts[kept * columns + c] = read.varint();
+    masks[kept] = mask;
+    for (let c = 0; c < columns; c++) {
+      if ((mask & (1 << c)) === 0) continue;
+      let count = blob[at++] as number;
+      if (count >= 0x80) {
+        count = varintAt(blob, at - 1);
+        at = varintEnd;
+      }
+      counts[kept * columns + c] = count;
+    }
     kept++;
   }
+  if (at > blob.length) throw corruptSegment();
   return {
     length: kept,
     ords: ords.subarray(0, kept),
     counts: counts.subarray(0, kept * columns),
+    masks: masks.subarray(0, kept),
     columns,
     skips: skips?.subarray(0, kept) ?? null,
   };
@@ -716,25 +745,36 @@ export function decodePositions(blob: Uint8Array, postings: Postings, chosen: Ui
   }
   const positions = new Uint32Array(total);
   const starts = new Int32Array(length).fill(-1);
-  const read = byteReader(blob);
+  let at = 0;
   let stored = 0;
+  // Varints to pass over before the next entry read: skipped entries' and undecoded ones'.
+  let lag = 0;
   for (let e = 0; e < length; e++) {
-    if (skips) read.skip(skips[e] as number);
+    if (skips) lag += skips[e] as number;
     if (chosen && chosen[e] === 0) {
-      let skipped = 0;
-      for (let c = 0; c < columns; c++) skipped += counts[e * columns + c] as number;
-      read.skip(skipped);
+      for (let c = 0; c < columns; c++) lag += counts[e * columns + c] as number;
       continue;
+    }
+    // Each varint ends at a byte with the high bit clear; past the end, the blob is corrupt.
+    for (; lag > 0; at++) {
+      if (at >= blob.length) throw corruptSegment();
+      if ((blob[at] as number) < 0x80) lag--;
     }
     starts[e] = stored;
     for (let c = 0; c < columns; c++) {
       let position = 0;
       for (let left = counts[e * columns + c] as number; left > 0; left--) {
-        position += read.varint();
+        let gap = blob[at++] as number;
+        if (gap >= 0x80) {
+          gap = varintAt(blob, at - 1);
+          at = varintEnd;
+        }
+        position += gap;
         positions[stored++] = position;
       }
     }
   }
+  if (at > blob.length) throw corruptSegment();
   return { positions, starts };
 }
 

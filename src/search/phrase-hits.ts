@@ -213,7 +213,7 @@ class PartPositions {
   /** Clears in `masks[j]` the columns where shared document j lacks this part. */
   narrow(masks: Int32Array): void {
     const held = new Int32Array(masks.length);
-    for (const { reader, entries } of this.lists) columnMasks(reader.postings, entries, held, this.width);
+    for (const { reader, entries } of this.lists) columnMasks(reader.postings, entries, held);
     for (let j = 0; j < masks.length; j++) masks[j] = (masks[j] as number) & (held[j] as number);
   }
 
@@ -243,12 +243,10 @@ class PartPositions {
 }
 
 /** ORs into `held[j]` the columns where entry `entries[j]` of `postings` occurs. */
-function columnMasks(postings: Postings, entries: Int32Array, held: Int32Array, width: number): void {
+function columnMasks(postings: Postings, entries: Int32Array, held: Int32Array): void {
   for (let j = 0; j < entries.length; j++) {
     const e = entries[j] as number;
-    if (e < 0) continue;
-    for (let c = 0; c < width; c++)
-      if ((postings.counts[e * width + c] as number) > 0) held[j] = (held[j] as number) | (1 << c);
+    if (e >= 0) held[j] = (held[j] as number) | (postings.masks[e] as number);
   }
 }
 
