@@ -148,20 +148,20 @@ function time(
   { names = [], pooled = false }: { names?: readonly string[]; pooled?: boolean } = {},
 ): string {
   for (const run of runs.slice(0, 5)) run();
-  const timed: Array<{ ms: number; name: string }> = runs.map((run, i) => {
+  const measured: Array<{ ms: number; name: string }> = runs.map((run, i) => {
     const started = process.hrtime.bigint();
     run();
     return { ms: Number(process.hrtime.bigint() - started) / 1e6, name: names[i] ?? `#${i}` };
   });
-  if (pooled) for (const { ms } of timed) relevance.push({ kind: label, ms });
-  const slow = [...timed]
+  if (pooled) for (const { ms } of measured) relevance.push({ kind: label, ms });
+  const slow = [...measured]
     .sort((a, b) => b.ms - a.ms)
     .slice(0, slowest)
     .map((t) => `\n    ${t.ms.toFixed(1).padStart(7)} ms  ${t.name}`);
   return (
     percentiles(
       label,
-      timed.map((t) => t.ms).sort((a, b) => a - b),
+      measured.map((t) => t.ms).sort((a, b) => a - b),
     ) + slow.join('')
   );
 }
