@@ -14,8 +14,9 @@ import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from '
 import type { PostingsView, Segment } from '../index/index.js';
 import type { Db } from '../store/index.js';
 import { keptHitsBytes } from './hits-cache.js';
+import type { PostingsPhrase } from './match.js';
 import type { RankContext } from './ranked-query.js';
-import type { Groups, ScoredHits, ScoreInputs } from './segment-scores.js';
+import { type Groups, maskCounts, type ScoredHits, type ScoreInputs } from './segment-scores.js';
 
 /**
  * Archives smaller than this rank on one thread: a query over them takes a few
@@ -195,7 +196,7 @@ export function shareRanking(
 ): SharedRanking | null {
   const thread = threads.get(db);
   if (!thread?.ready || view.documents < thread.minDocuments || view.segments.length < 2) return null;
-  const segments = threadSegments(view.segments);
+  const segments = threadSegments(db, view.segments, groups.flat(), weights);
   const seq = thread.nextSeq();
   thread.post({
     type: 'decode',
@@ -228,19 +229,48 @@ export function shareRanking(
   };
 }
 
+/** Segments holding at least this share of the documents have their work counted, not estimated. */
+const COUNTED_SHARE = 0.1;
+
 /**
- * The thread's segments: about half the documents, largest segments first to whichever
- * side has fewer so far, the thread first (it starts a little later).
+ * The thread's segments: about half the search's work, the largest first to whichever
+ * side has less so far, the thread first (it starts a little later). A segment's work is
+ * its phrases' matches: read from the mask counts of the large segments (a few lookups),
+ * estimated for the others from the large ones' matches per document; by documents alone
+ * when no mask count answers (phrases of several terms). Measured on the 1M archive: by
+ * documents, the thread's share of a two-word query's postings entries ranged 43-53%
+ * (10th-90th percentile), and the caller waited 2.7 ms a search for it on average.
  */
-function threadSegments(segments: readonly Segment[]): Segment[] {
+function threadSegments(
+  db: Db,
+  segments: readonly Segment[],
+  phrases: readonly PostingsPhrase[],
+  weights: readonly number[],
+): Segment[] {
+  const documents = segments.reduce((sum, segment) => sum + segment.table.length, 0);
+  const counted = segments.filter((segment) => segment.table.length >= documents * COUNTED_SHARE);
+  const work = new Map<Segment, number>();
+  let countedWork = 0;
+  let countedDocs = 0;
+  for (const segment of counted) {
+    const matches = maskCounts(db, [segment], phrases, weights);
+    if (matches === null) break;
+    const sum = matches.reduce((a, b) => a + b, 0);
+    work.set(segment, sum);
+    countedWork += sum;
+    countedDocs += segment.table.length;
+  }
+  const perDocument = work.size === counted.length && countedDocs > 0 ? countedWork / countedDocs : null;
+  const workOf = (segment: Segment): number =>
+    perDocument === null ? segment.table.length : (work.get(segment) ?? segment.table.length * perDocument);
   const theirs: Segment[] = [];
   let them = 0;
   let us = 0;
-  for (const segment of [...segments].sort((a, b) => b.table.length - a.table.length)) {
+  for (const segment of [...segments].sort((a, b) => workOf(b) - workOf(a))) {
     if (them <= us) {
       theirs.push(segment);
-      them += segment.table.length;
-    } else us += segment.table.length;
+      them += workOf(segment);
+    } else us += workOf(segment);
   }
   return theirs;
 }
