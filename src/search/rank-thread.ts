@@ -260,7 +260,8 @@ function threadSegments(
     countedWork += sum;
     countedDocs += segment.table.length;
   }
-  const perDocument = work.size === counted.length && countedDocs > 0 ? countedWork / countedDocs : null;
+  // No match in the large segments says nothing of the small ones (recent mail, say): by documents.
+  const perDocument = work.size === counted.length && countedWork > 0 ? countedWork / countedDocs : null;
   const workOf = (segment: Segment): number =>
     perDocument === null ? segment.table.length : (work.get(segment) ?? segment.table.length * perDocument);
   const theirs: Segment[] = [];
