@@ -20,7 +20,6 @@ import {
   type Groups,
   inverseFrequencies,
   liveCounts,
-  maskCounts,
   readSegments,
   type ScoredHits,
   scoreSegments,
@@ -54,8 +53,7 @@ function rank(
   if (shared === null) return scoreHere(view.segments, read(view.segments));
   const own = view.segments.filter((segment) => !shared.segments.includes(segment));
   const sources = read(own);
-  // Read from the mask counts here when they suffice: no wait for the thread to count.
-  const theirCounts = maskCounts(db, shared.segments, phrases, weights) ?? shared.counts();
+  const theirCounts = shared.counts();
   // The thread could not read its segments as this snapshot has them: rank them here.
   if (theirCounts === null)
     return scoreHere([...own, ...shared.segments], [...sources, ...read(shared.segments)]);

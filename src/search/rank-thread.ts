@@ -57,8 +57,9 @@ export type RankReply =
 export interface SharedRanking {
   readonly segments: readonly Segment[];
   /**
-   * Each phrase's live matches in the thread's segments (null: rank them here), asked of the
-   * thread: for when the caller cannot read them from the mask counts itself.
+   * Each phrase's live matches in the thread's segments (null: rank them here): read from
+   * their mask counts on the calling thread when those suffice (no wait for the thread; the
+   * large segments' were read to split the work), else asked of the thread.
    */
   counts(): number[] | null;
   /** Starts scoring the thread's segments. */
@@ -196,7 +197,8 @@ export function shareRanking(
 ): SharedRanking | null {
   const thread = threads.get(db);
   if (!thread?.ready || view.documents < thread.minDocuments || view.segments.length < 2) return null;
-  const segments = threadSegments(db, view.segments, groups.flat(), weights);
+  const phrases = groups.flat();
+  const { segments, counted } = threadSegments(db, view.segments, phrases, weights);
   const seq = thread.nextSeq();
   thread.post({
     type: 'decode',
@@ -207,9 +209,23 @@ export function shareRanking(
     weights,
     keepHits: keptHitsBytes(),
   });
+  /** The thread's segments' counts from their mask counts, or null when one needs the thread. */
+  const countsFromMasks = (): number[] | null => {
+    const total = new Array<number>(phrases.length).fill(0);
+    for (const segment of segments) {
+      const matches = counted.get(segment) ?? maskCounts(db, segment, phrases, weights);
+      if (matches === null) return null;
+      matches.forEach((n, p) => {
+        total[p] = (total[p] as number) + n;
+      });
+    }
+    return total;
+  };
   return {
     segments,
     counts() {
+      const here = countsFromMasks();
+      if (here !== null) return here;
       thread.post({ type: 'counts', seq });
       const reply = thread.reply(seq);
       const counts = reply && 'counts' in reply ? reply.counts : null;
@@ -246,16 +262,19 @@ function threadSegments(
   segments: readonly Segment[],
   phrases: readonly PostingsPhrase[],
   weights: readonly number[],
-): Segment[] {
+): { segments: Segment[]; counted: ReadonlyMap<Segment, number[]> } {
   const documents = segments.reduce((sum, segment) => sum + segment.table.length, 0);
   const counted = segments.filter((segment) => segment.table.length >= documents * COUNTED_SHARE);
+  // Each phrase's matches per large segment, kept for the caller's counts (SharedRanking.counts).
+  const matchesOf = new Map<Segment, number[]>();
   const work = new Map<Segment, number>();
   let countedWork = 0;
   let countedDocs = 0;
   for (const segment of counted) {
-    const matches = maskCounts(db, [segment], phrases, weights);
+    const matches = maskCounts(db, segment, phrases, weights);
     if (matches === null) break;
     const sum = matches.reduce((a, b) => a + b, 0);
+    matchesOf.set(segment, matches);
     work.set(segment, sum);
     countedWork += sum;
     countedDocs += segment.table.length;
@@ -273,5 +292,5 @@ function threadSegments(
       them += workOf(segment);
     } else us += workOf(segment);
   }
-  return theirs;
+  return { segments: theirs, counted: matchesOf };
 }

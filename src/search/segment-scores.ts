@@ -79,23 +79,22 @@ export function liveCounts(
 }
 
 /**
- * Each phrase's live matches over `segments` from mask counts alone (maskCount), or null
- * when one of them needs its documents read: what the calling thread reads of the rank
- * thread's segments instead of waiting for the thread to count them.
+ * Each phrase's live matches in `segment` from mask counts alone (maskCount), or null when
+ * one of them needs its documents read: what the calling thread reads of the rank thread's
+ * segments, to split the work and instead of waiting for the thread to count them.
  */
 export function maskCounts(
   db: Db,
-  segments: readonly Segment[],
+  segment: Segment,
   phrases: readonly PostingsPhrase[],
   weights: readonly number[],
 ): number[] | null {
-  const counts = new Array<number>(phrases.length).fill(0);
-  for (const segment of segments)
-    for (let p = 0; p < phrases.length; p++) {
-      const n = maskCount(db, segment, phrases[p] as PostingsPhrase, weights);
-      if (n === null) return null;
-      counts[p] = (counts[p] as number) + n;
-    }
+  const counts: number[] = [];
+  for (const phrase of phrases) {
+    const n = maskCount(db, segment, phrase, weights);
+    if (n === null) return null;
+    counts.push(n);
+  }
   return counts;
 }
 
