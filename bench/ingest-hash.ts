@@ -4,7 +4,13 @@
 
 import { createHash, type Hash } from 'node:crypto';
 import Database from 'better-sqlite3';
-import { decodePositions, decodePostings, FAMILIES, openPostings, type Segment } from '../src/index/index.js';
+import {
+  decodeDocPositions,
+  decodePostings,
+  FAMILIES,
+  openPostings,
+  type Segment,
+} from '../src/index/index.js';
 
 /**
  * Tables whose bytes depend on where batches were cut (a timer commits them too): the
@@ -112,15 +118,16 @@ for (const row of rows) {
   if (!segment) continue;
   const columns = (FAMILIES[row.family] as (typeof FAMILIES)[number]).columns.length;
   const decoded = decodePostings(row.postings, columns);
-  const { positions, starts } = decodePositions(row.positions, decoded, null);
+  const every = Int32Array.from({ length: decoded.length }, (_, e) => e);
+  const allColumns = new Int32Array(decoded.length).fill((1 << columns) - 1);
+  const { positions, starts } = decodeDocPositions(row.positions, decoded, every, allColumns);
   for (let e = 0; e < decoded.length; e++) {
     const ord = decoded.ords[e] as number;
     if (segment.dead?.[ord] === 1) continue;
     const rowid = segment.table.rowids[ord] as number;
     const counts = Array.from(decoded.counts.subarray(e * columns, (e + 1) * columns));
-    const total = counts.reduce((a, b) => a + b, 0);
-    const start = starts[e] as number;
-    pending.push([rowid, `${counts.join(',')}\u0001${positions.subarray(start, start + total).join(',')}`]);
+    const held = positions.subarray(starts[e] as number, starts[e + 1] as number);
+    pending.push([rowid, `${counts.join(',')}\u0001${held.join(',')}`]);
   }
 }
 flushTerm();

@@ -4,8 +4,8 @@ import {
   appendRenumbered,
   concatPostings,
   countInColumns,
+  decodeDocPositions,
   decodeDocTable,
-  decodePositions,
   decodePostings,
   decodeWeighted,
   encodeDocTable,
@@ -14,8 +14,6 @@ import {
   FLAG_UNTRUSTED,
   liveCount,
   maskCountsOf,
-  positionsReader,
-  readPositions,
   scoreWeighted,
   sumMaskCounts,
 } from './postings-codec.js';
@@ -29,6 +27,11 @@ const THREE_COLUMNS = {
   counts: [1, 0, 2, 3, 1, 0, 0, 0, 200, 1, 1, 1],
   positions: [4, 0, 9, 1, 5, 40, 2, ...Array.from({ length: 200 }, (_, i) => 16_000 + i * 3), 0, 0, 1],
 };
+
+/** Entries 0 to n - 1, each chosen. */
+const every = (n: number): Int32Array => Int32Array.from({ length: n }, (_, e) => e);
+/** The same columns asked of n documents. */
+const columnsOf = (n: number, mask: number): Int32Array => new Int32Array(n).fill(mask);
 
 describe('postings codec', () => {
   it('throws index_unavailable on a truncated blob rather than reading past its end', () => {
@@ -47,7 +50,8 @@ describe('postings codec', () => {
     );
     const postings = decodePostings(encoded.postings, 3);
     // Position 16,000 onwards take two bytes: cut inside document 300's run.
-    expect(() => decodePositions(encoded.positions.subarray(0, 20), postings, null)).toThrow(
+    const cut = encoded.positions.subarray(0, 20);
+    expect(() => decodeDocPositions(cut, postings, every(4), columnsOf(4, 0b111))).toThrow(
       expect.objectContaining(expected),
     );
     const remap = new Int32Array(70_001).fill(-1);
@@ -55,8 +59,8 @@ describe('postings codec', () => {
     expect(() =>
       appendRenumbered(encoded.postings, encoded.positions.subarray(0, 20), 3, remap, sink),
     ).toThrow(expect.objectContaining(expected));
-    const reader = positionsReader(encoded.positions.subarray(0, 20), postings);
-    expect(() => readPositions(reader, 3, 0b111, new Uint32Array(8), new Int32Array(3))).toThrow(
+    // Document 70,000 alone: the bytes to skip before it run past the cut.
+    expect(() => decodeDocPositions(cut, postings, Int32Array.of(3), Int32Array.of(0b111))).toThrow(
       expect.objectContaining(expected),
     );
   });
@@ -115,11 +119,11 @@ describe('postings codec', () => {
     const postings = decodePostings(encoded.postings, 3);
     expect(Array.from(postings.ords)).toEqual(list.ords);
     expect(Array.from(postings.counts)).toEqual(list.counts);
-    const where = decodePositions(encoded.positions, postings, null);
-    const of = (i: number, c: number, from = where): number[] => {
-      let start = from.starts[i] as number;
-      for (let before = 0; before < c; before++) start += postings.counts[i * 3 + before] as number;
-      return Array.from(from.positions.subarray(start, start + (postings.counts[i * 3 + c] as number)));
+    const where = decodeDocPositions(encoded.positions, postings, every(4), columnsOf(4, 0b111));
+    const of = (j: number, c: number, from = where, entry = j): number[] => {
+      let start = from.starts[j] as number;
+      for (let before = 0; before < c; before++) start += postings.counts[entry * 3 + before] as number;
+      return Array.from(from.positions.subarray(start, start + (postings.counts[entry * 3 + c] as number)));
     };
     expect(of(0, 0)).toEqual([4]);
     expect(of(0, 2)).toEqual([0, 9]);
@@ -127,14 +131,14 @@ describe('postings codec', () => {
     expect(of(1, 1)).toEqual([2]);
     expect(of(2, 2)).toEqual(list.positions.slice(7, 207));
     expect(of(3, 1)).toEqual([0]);
+    expect(where.starts[4]).toBe(list.positions.length);
     // Only entries 1 and 3: the others' positions (multi-byte ones included) are skipped.
-    const some = decodePositions(encoded.positions, postings, Uint8Array.from([0, 1, 0, 1]));
+    const some = decodeDocPositions(encoded.positions, postings, Int32Array.of(1, 3), columnsOf(2, 0b111));
     expect(some.positions.length).toBe(4 + 3);
-    expect([some.starts[0], some.starts[2]]).toEqual([-1, -1]);
-    expect(of(1, 0, some)).toEqual([1, 5, 40]);
-    expect(of(1, 1, some)).toEqual([2]);
-    expect(of(3, 0, some)).toEqual([0]);
-    expect(of(3, 2, some)).toEqual([1]);
+    expect(of(0, 0, some, 1)).toEqual([1, 5, 40]);
+    expect(of(0, 1, some, 1)).toEqual([2]);
+    expect(of(1, 0, some, 3)).toEqual([0]);
+    expect(of(1, 2, some, 3)).toEqual([1]);
   });
 
   it('decodes only the documents asked for, skipping the positions of the others', () => {
@@ -147,33 +151,35 @@ describe('postings codec', () => {
     const some = decodePostings(encoded.postings, 2, Int32Array.from([9, 41, 50]));
     expect(Array.from(some.ords)).toEqual([9, 41]);
     expect(Array.from(some.counts)).toEqual([0, 3, 1, 0]);
-    const where = decodePositions(encoded.positions, some, null);
+    const where = decodeDocPositions(encoded.positions, some, every(2), columnsOf(2, 0b11));
     expect(Array.from(where.positions)).toEqual([300, 301, 20_000, 0]);
-    expect(Array.from(where.starts)).toEqual([0, 3]);
+    expect(Array.from(where.starts)).toEqual([0, 3, 4]);
   });
 
-  it('reads positions entry by entry, in the columns asked for, past skipped entries and documents', () => {
+  it('reads positions in the columns asked for per document, past skipped entries, documents and columns', () => {
     // Decoded for documents 7 and 70,000 only: entry 0's positions come after document 0's
     // and 300's (multi-byte ones) unread.
     const encoded = encodePostings(THREE_COLUMNS, 3);
     const some = decodePostings(encoded.postings, 3, Int32Array.from([7, 70_000]));
-    const reader = positionsReader(encoded.positions, some);
-    const into = new Uint32Array(8).fill(99);
-    // Columns 0 and 2 of document 7 (it has none in 2): column 1's position is skipped.
-    const fill = Int32Array.from([0, 0, 3]);
-    readPositions(reader, 0, 0b101, into, fill);
-    expect(Array.from(fill)).toEqual([3, 0, 3]);
-    // Document 70,000, every column, each after the last.
-    const next = Int32Array.from([4, 5, 6]);
-    readPositions(reader, 1, 0b111, into, next);
-    expect(Array.from(next)).toEqual([5, 6, 7]);
-    expect(Array.from(into)).toEqual([1, 5, 40, 99, 0, 0, 1, 99]);
-    // Passing over an entry: document 70,000's column 2 alone, after skipping document 7's.
-    const again = positionsReader(encoded.positions, some);
-    const one = Int32Array.from([0, 0, 3]);
-    readPositions(again, 1, 0b100, into, one);
-    expect(Array.from(one)).toEqual([0, 0, 4]);
-    expect(into[3]).toBe(1);
+    // Columns 0 and 2 of document 7 (it has none in 2: column 1's position is skipped), and
+    // every column of document 70,000, between two shared documents neither list holds.
+    const read = decodeDocPositions(
+      encoded.positions,
+      some,
+      Int32Array.of(0, -1, 1, -1),
+      Int32Array.of(0b101, 0b111, 0b111, 0b111),
+    );
+    expect(Array.from(read.positions)).toEqual([1, 5, 40, 0, 0, 1]);
+    expect(Array.from(read.starts)).toEqual([0, 3, 3, 6, 6]);
+    // Document 70,000's column 2 alone, passing over document 7's entry.
+    const one = decodeDocPositions(
+      encoded.positions,
+      some,
+      Int32Array.of(-1, 1),
+      Int32Array.of(0b111, 0b100),
+    );
+    expect(Array.from(one.positions)).toEqual([1]);
+    expect(Array.from(one.starts)).toEqual([0, 0, 1]);
   });
 
   it('splices shifted postings into the blob a re-encoding of their union would be', () => {

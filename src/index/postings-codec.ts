@@ -99,15 +99,6 @@ export interface Postings {
   readonly skips: Uint32Array | null;
 }
 
-/**
- * Positions of decoded entries: entry e's start in `positions`, its columns in order (the
- * counts say how many each), or -1 when it was not decoded.
- */
-export interface Positions {
-  readonly positions: Uint32Array;
-  readonly starts: Int32Array;
-}
-
 /** A term's postings being written: per document its ordinal, column counts and positions. */
 export interface TermList {
   ords: number[];
@@ -732,38 +723,69 @@ function varintAt(blob: Uint8Array, from: number): number {
 }
 
 /**
- * The positions of the entries `chosen` marks (all when null), skipping the others'
- * varints unread: a phrase needs positions only where every part occurs, often a few
- * documents of a term found in most of them.
+ * Chosen documents' positions: document j's are `positions[starts[j]]` up to
+ * `positions[starts[j + 1]]`, the columns asked for in order, each ascending (the counts
+ * say where one column ends).
  */
-export function decodePositions(blob: Uint8Array, postings: Postings, chosen: Uint8Array | null): Positions {
-  const { length, counts, columns, skips } = postings;
+export interface DocPositions {
+  readonly positions: Uint32Array;
+  readonly starts: Int32Array;
+}
+
+/**
+ * The positions of entries `entries[j]` (ascending; -1: none) in the columns of `masks[j]`,
+ * in one pass that skips every other varint unread: a phrase needs positions only where
+ * every part occurs, often a few documents of a term found in most of them. One call per
+ * term rather than per document and term.
+ */
+export function decodeDocPositions(
+  blob: Uint8Array,
+  postings: Postings,
+  entries: Int32Array,
+  masks: Int32Array,
+): DocPositions {
+  const { counts, columns, skips, masks: held } = postings;
   let total = 0;
-  for (let e = 0; e < length; e++) {
-    if (chosen && chosen[e] === 0) continue;
-    for (let c = 0; c < columns; c++) total += counts[e * columns + c] as number;
+  for (let j = 0; j < entries.length; j++) {
+    const e = entries[j] as number;
+    if (e < 0) continue;
+    for (let rest = (masks[j] as number) & (held[e] as number); rest !== 0; rest &= rest - 1)
+      total += counts[e * columns + 31 - Math.clz32(rest & -rest)] as number;
   }
   const positions = new Uint32Array(total);
-  const starts = new Int32Array(length).fill(-1);
+  const starts = new Int32Array(entries.length + 1);
   let at = 0;
   let stored = 0;
-  // Varints to pass over before the next entry read: skipped entries' and undecoded ones'.
+  // Varints to pass over before the next one read: entries not chosen, columns not asked for.
   let lag = 0;
-  for (let e = 0; e < length; e++) {
+  let next = 0;
+  for (let j = 0; j < entries.length; j++) {
+    starts[j] = stored;
+    const e = entries[j] as number;
+    const mask = masks[j] as number;
+    if (e < 0 || mask === 0) continue;
+    // Counts are zero outside an entry's own mask: only its bits are read.
+    for (; next < e; next++) {
+      if (skips) lag += skips[next] as number;
+      for (let rest = held[next] as number; rest !== 0; rest &= rest - 1)
+        lag += counts[next * columns + 31 - Math.clz32(rest & -rest)] as number;
+    }
     if (skips) lag += skips[e] as number;
-    if (chosen && chosen[e] === 0) {
-      for (let c = 0; c < columns; c++) lag += counts[e * columns + c] as number;
-      continue;
-    }
-    // Each varint ends at a byte with the high bit clear; past the end, the blob is corrupt.
-    for (; lag > 0; at++) {
-      if (at >= blob.length) throw corruptSegment();
-      if ((blob[at] as number) < 0x80) lag--;
-    }
-    starts[e] = stored;
-    for (let c = 0; c < columns; c++) {
+    next = e + 1;
+    for (let rest = held[e] as number; rest !== 0; rest &= rest - 1) {
+      const c = 31 - Math.clz32(rest & -rest);
+      const count = counts[e * columns + c] as number;
+      if (((mask >>> c) & 1) === 0) {
+        lag += count;
+        continue;
+      }
+      // Each varint ends at a byte with the high bit clear; past the end, the blob is corrupt.
+      for (; lag > 0; at++) {
+        if (at >= blob.length) throw corruptSegment();
+        if ((blob[at] as number) < 0x80) lag--;
+      }
       let position = 0;
-      for (let left = counts[e * columns + c] as number; left > 0; left--) {
+      for (let left = count; left > 0; left--) {
         let gap = blob[at++] as number;
         if (gap >= 0x80) {
           gap = varintAt(blob, at - 1);
@@ -775,75 +797,6 @@ export function decodePositions(blob: Uint8Array, postings: Postings, chosen: Ui
     }
   }
   if (at > blob.length) throw corruptSegment();
+  starts[entries.length] = stored;
   return { positions, starts };
-}
-
-/**
- * Where a reading of one term's positions blob stands, entry by entry beside its postings
- * as decodePostings returned them (skips included): for callers that want a few
- * documents' positions at a time, in a buffer of their own, rather than the whole list's.
- */
-export interface PositionsReader {
-  readonly blob: Uint8Array;
-  readonly postings: Postings;
-  /** Byte offset of the next varint not yet read or skipped. */
-  at: number;
-  /** The next entry, and the varints before it still to skip. */
-  next: number;
-  lag: number;
-}
-
-export function positionsReader(blob: Uint8Array, postings: Postings): PositionsReader {
-  return { blob, postings, at: 0, next: 0, lag: 0 };
-}
-
-/**
- * Entry `entry`'s positions (entries are read in ascending order; those passed over are
- * skipped unread): column c's, when `mask` has bit c, are written to `into` from `fill[c]`
- * on, which moves past them; the other columns' are skipped. A plain function with the
- * offset in a local, not byteReader: it runs per document and part of a phrase.
- */
-export function readPositions(
-  reader: PositionsReader,
-  entry: number,
-  mask: number,
-  into: Uint32Array,
-  fill: Int32Array,
-): void {
-  const { blob } = reader;
-  const { counts, columns, skips } = reader.postings;
-  let { at, lag } = reader;
-  for (let e = reader.next; e < entry; e++) {
-    if (skips) lag += skips[e] as number;
-    for (let c = 0; c < columns; c++) lag += counts[e * columns + c] as number;
-  }
-  if (skips) lag += skips[entry] as number;
-  for (let c = 0; c < columns; c++) {
-    const count = counts[entry * columns + c] as number;
-    if (((mask >>> c) & 1) === 0) {
-      lag += count;
-      continue;
-    }
-    // Each varint ends at a byte with the high bit clear; past the end, the blob is corrupt.
-    while (lag > 0) {
-      if (at >= blob.length) throw corruptSegment();
-      if ((blob[at++] as number) < 0x80) lag--;
-    }
-    let out = fill[c] as number;
-    let position = 0;
-    for (let left = count; left > 0; left--) {
-      let byte = blob[at++] as number;
-      let value = byte & 0x7f;
-      for (let scale = 0x80; byte >= 0x80; scale *= 0x80) {
-        byte = blob[at++] as number;
-        value += (byte & 0x7f) * scale;
-      }
-      position += value;
-      into[out++] = position;
-    }
-    fill[c] = out;
-  }
-  reader.at = at;
-  reader.lag = lag;
-  reader.next = entry + 1;
 }

@@ -57,6 +57,20 @@ describe('phrase hits', () => {
         terms.join(' '),
       ).toEqual(theirs.map((r) => r.rowid));
     }
+    // A reply holds `pallet counts` in its own words and in the quoted message: one
+    // occurrence in each column, weighted by each.
+    const weights = COLUMNS.map((c) => COLUMN_WEIGHTS[c]);
+    const [segment] = openPostings(archive.db).segments;
+    if (!segment) throw new Error('no postings segment');
+    const text = phraseHits(
+      archive.db,
+      segment,
+      { terms: ['pallet', 'counts'], prefix: false, columns: EXACT_TEXT_COLUMNS },
+      weights,
+    );
+    expect(Array.from(text.freqs).sort()).toEqual(
+      [COLUMN_WEIGHTS.text_authored, COLUMN_WEIGHTS.text_authored + COLUMN_WEIGHTS.text_quoted].sort(),
+    );
     // `pallet counts` is in both a subject and a body: the identifier columns hold it in one message.
     const { mine, theirs } = bothWays({
       terms: ['pallet', 'counts'],

@@ -6,19 +6,18 @@ import {
   COLUMNS,
   type ColumnWeights,
   countInColumns,
+  type DocPositions,
+  decodeDocPositions,
   decodePostings,
   decodeWeighted,
   FAMILIES,
   type Family,
   familyOf,
   liveCount,
-  type PositionsReader,
   type PostingRow,
   type Postings,
-  positionsReader,
   postingsLength,
   readMaskCounts,
-  readPositions,
   readPostingRows,
   type Segment,
 } from '../index/index.js';
@@ -173,13 +172,6 @@ function unionOrds(lists: readonly Postings[]): Int32Array {
   return all.subarray(0, unique);
 }
 
-/** One term list of a phrase part (a prefix has one per expansion) over the shared documents. */
-interface PartList {
-  readonly reader: PositionsReader;
-  /** Shared document j's entry in the list, -1 where it has none. */
-  readonly entries: Int32Array;
-}
-
 /** Each of `docs`' entry in `list`, -1 where it has none (both ascending). */
 function entriesOf(list: Postings, docs: Int32Array): Int32Array {
   const entries = new Int32Array(docs.length);
@@ -192,56 +184,6 @@ function entriesOf(list: Postings, docs: Int32Array): Int32Array {
   return entries;
 }
 
-/**
- * One phrase part over the shared documents; `read` leaves a document's positions column
- * after column: column c's from `start[c]` to `end[c]` in `positions`, ascending
- * (expansions of a prefix interleaved).
- */
-class PartPositions {
-  positions = new Uint32Array(64);
-  readonly start: Int32Array;
-  readonly end: Int32Array;
-
-  constructor(
-    readonly lists: readonly PartList[],
-    readonly width: number,
-  ) {
-    this.start = new Int32Array(width);
-    this.end = new Int32Array(width);
-  }
-
-  /** Clears in `masks[j]` the columns where shared document j lacks this part. */
-  narrow(masks: Int32Array): void {
-    const held = new Int32Array(masks.length);
-    for (const { reader, entries } of this.lists) columnMasks(reader.postings, entries, held);
-    for (let j = 0; j < masks.length; j++) masks[j] = (masks[j] as number) & (held[j] as number);
-  }
-
-  /** Decodes shared document j's positions in the columns of `mask`. */
-  read(j: number, mask: number): void {
-    const { width, lists, start, end } = this;
-    let total = 0;
-    for (let c = 0; c < width; c++) {
-      start[c] = total;
-      end[c] = total;
-      if (((mask >>> c) & 1) === 0) continue;
-      for (const { reader, entries } of lists) {
-        const e = entries[j] as number;
-        if (e >= 0) total += reader.postings.counts[e * width + c] as number;
-      }
-    }
-    if (this.positions.length < total)
-      this.positions = new Uint32Array(Math.max(total, this.positions.length * 2));
-    for (const { reader, entries } of lists) {
-      const e = entries[j] as number;
-      if (e >= 0) readPositions(reader, e, mask, this.positions, end);
-    }
-    if (lists.length > 1)
-      for (let c = 0; c < width; c++)
-        if ((end[c] as number) - (start[c] as number) > 1) this.positions.subarray(start[c], end[c]).sort();
-  }
-}
-
 /** ORs into `held[j]` the columns where entry `entries[j]` of `postings` occurs. */
 function columnMasks(postings: Postings, entries: Int32Array, held: Int32Array): void {
   for (let j = 0; j < entries.length; j++) {
@@ -250,24 +192,76 @@ function columnMasks(postings: Postings, entries: Int32Array, held: Int32Array):
   }
 }
 
+/** One phrase part over the shared documents: a list per term (a prefix has one per expansion). */
+interface Part {
+  readonly lists: readonly Postings[];
+  /** Per list, shared document j's entry in it, -1 where it has none. */
+  readonly entries: readonly Int32Array[];
+}
+
+/** The part's occurrences in shared document j, column c. */
+function countIn(part: Part, j: number, c: number): number {
+  let n = 0;
+  part.lists.forEach((list, l) => {
+    const e = (part.entries[l] as Int32Array)[j] as number;
+    if (e >= 0) n += list.counts[e * list.columns + c] as number;
+  });
+  return n;
+}
+
 /**
- * Occurrences of the phrase in column c of the document in hand: positions p of the first
- * part with part r at p + r. Positions ascend within a column, so each part is walked once.
+ * A part's positions in the shared documents' columns of `masks`: its expansions' merged,
+ * column by column, each column ascending (a document may hold two expansions in one).
  */
-function adjacentCount(parts: readonly PartPositions[], c: number, cursors: Int32Array): number {
-  for (let r = 1; r < parts.length; r++) cursors[r] = (parts[r] as PartPositions).start[c] as number;
-  const first = parts[0] as PartPositions;
+function partPositions(part: Part, blobs: readonly Uint8Array[], masks: Int32Array): DocPositions {
+  const decoded = part.lists.map((list, l) =>
+    decodeDocPositions(blobs[l] as Uint8Array, list, part.entries[l] as Int32Array, masks),
+  );
+  if (decoded.length === 1) return decoded[0] as DocPositions;
+  const positions = new Uint32Array(decoded.reduce((sum, d) => sum + d.positions.length, 0));
+  const starts = new Int32Array(masks.length + 1);
+  const read = decoded.map(() => 0);
+  let stored = 0;
+  for (let j = 0; j < masks.length; j++) {
+    starts[j] = stored;
+    decoded.forEach((d, l) => {
+      read[l] = d.starts[j] as number;
+    });
+    for (let rest = masks[j] as number; rest !== 0; rest &= rest - 1) {
+      const c = 31 - Math.clz32(rest & -rest);
+      const from = stored;
+      part.lists.forEach((list, l) => {
+        const e = (part.entries[l] as Int32Array)[j] as number;
+        if (e < 0) return;
+        const source = decoded[l] as DocPositions;
+        for (let left = list.counts[e * list.columns + c] as number; left > 0; left--)
+          positions[stored++] = source.positions[(read[l] as number)++] as number;
+      });
+      if (stored - from > 1) positions.subarray(from, stored).sort();
+    }
+  }
+  starts[masks.length] = stored;
+  return { positions, starts };
+}
+
+/**
+ * Occurrences of the phrase in one column of the document in hand, part r's positions
+ * there being `from[r]` up to `to[r]` in `parts[r]`: positions p of the first part with part
+ * r at p + r. Positions ascend within a column, so each part is walked once.
+ */
+function adjacentCount(parts: readonly DocPositions[], from: Int32Array, to: Int32Array): number {
+  const first = (parts[0] as DocPositions).positions;
   let count = 0;
-  for (let i = first.start[c] as number; i < (first.end[c] as number); i++) {
-    const p = first.positions[i] as number;
+  for (let i = from[0] as number; i < (to[0] as number); i++) {
+    const p = first[i] as number;
     let adjacent = true;
     for (let r = 1; r < parts.length && adjacent; r++) {
-      const part = parts[r] as PartPositions;
-      const end = part.end[c] as number;
-      let at = cursors[r] as number;
-      while (at < end && (part.positions[at] as number) < p + r) at++;
-      cursors[r] = at;
-      adjacent = at < end && part.positions[at] === p + r;
+      const positions = (parts[r] as DocPositions).positions;
+      const end = to[r] as number;
+      let at = from[r] as number;
+      while (at < end && (positions[at] as number) < p + r) at++;
+      from[r] = at;
+      adjacent = at < end && positions[at] === p + r;
     }
     if (adjacent) count++;
   }
@@ -277,8 +271,8 @@ function adjacentCount(parts: readonly PartPositions[], c: number, cursors: Int3
 /**
  * Phrase occurrences: positions p of the first part with part i at p + i, per filtered
  * column. The documents holding every part are found rarest part first, each next part
- * decoded for those documents only; then, document by document, positions are decoded
- * only in the filtered columns every part occurs in, into a buffer per part.
+ * decoded for those documents only; then each part's positions are decoded in one pass,
+ * only in the filtered columns every part occurs in.
  */
 function adjacentHits(rows: ReadonlyArray<readonly PostingRow[]>, filter: ColumnFilter): PhraseHits {
   const { width, inFilter, weights } = filter;
@@ -292,32 +286,51 @@ function adjacentHits(rows: ReadonlyArray<readonly PostingRow[]>, filter: Column
     if (docs.length === 0) return NO_HITS;
   }
   const shared = docs as Int32Array;
-  const parts = decoded.map((lists, i) => {
-    const blobs = (rows[i] as readonly PostingRow[]).map((row) => row.positions as Uint8Array);
-    const partLists = lists.map((list, l) => ({
-      reader: positionsReader(blobs[l] as Uint8Array, list),
-      entries: entriesOf(list, shared),
-    }));
-    return new PartPositions(partLists, width);
-  });
+  const parts: Part[] = decoded.map((lists) => ({
+    lists,
+    entries: lists.map((list) => entriesOf(list, shared)),
+  }));
   let columns = 0;
   for (let c = 0; c < width; c++) if (inFilter[c] !== 0) columns |= 1 << c;
   // The filtered columns each document holds every part in: the only ones worth positions.
   const masks = new Int32Array(shared.length).fill(columns);
-  for (const part of parts) part.narrow(masks);
-  const cursors = new Int32Array(parts.length);
+  for (const { lists, entries } of parts) {
+    const held = new Int32Array(shared.length);
+    lists.forEach((list, l) => {
+      columnMasks(list, entries[l] as Int32Array, held);
+    });
+    for (let j = 0; j < shared.length; j++) masks[j] = (masks[j] as number) & (held[j] as number);
+  }
+  const positions = parts.map((part, i) =>
+    partPositions(
+      part,
+      (rows[i] as readonly PostingRow[]).map((row) => row.positions as Uint8Array),
+      masks,
+    ),
+  );
+  const from = new Int32Array(parts.length);
+  const to = new Int32Array(parts.length);
   const ords = new Int32Array(shared.length);
   const freqs = new Float64Array(shared.length);
   let n = 0;
   for (let j = 0; j < shared.length; j++) {
     const mask = masks[j] as number;
     if (mask === 0) continue;
-    for (const part of parts) part.read(j, mask);
     let f = 0;
     let hit = false;
-    for (let c = 0; c < width; c++) {
-      if (((mask >>> c) & 1) === 0) continue;
-      const count = adjacentCount(parts, c, cursors);
+    // One column (nearly always): each part's positions in the document; else each part's
+    // count in each column says where its positions there end.
+    const single = (mask & (mask - 1)) === 0;
+    for (let r = 0; r < parts.length; r++) to[r] = (positions[r] as DocPositions).starts[j] as number;
+    for (let rest = mask; rest !== 0; rest &= rest - 1) {
+      const c = 31 - Math.clz32(rest & -rest);
+      for (let r = 0; r < parts.length; r++) {
+        from[r] = to[r] as number;
+        to[r] = single
+          ? ((positions[r] as DocPositions).starts[j + 1] as number)
+          : (to[r] as number) + countIn(parts[r] as Part, j, c);
+      }
+      const count = adjacentCount(positions, from, to);
       if (count === 0) continue;
       // A zero weight (explain's one-column passes) still matches.
       hit = true;
