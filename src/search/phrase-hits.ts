@@ -202,10 +202,12 @@ interface Part {
 /** The part's occurrences in shared document j, column c. */
 function countIn(part: Part, j: number, c: number): number {
   let n = 0;
-  part.lists.forEach((list, l) => {
+  for (let l = 0; l < part.lists.length; l++) {
     const e = (part.entries[l] as Int32Array)[j] as number;
-    if (e >= 0) n += list.counts[e * list.columns + c] as number;
-  });
+    if (e < 0) continue;
+    const list = part.lists[l] as Postings;
+    n += list.counts[e * list.columns + c] as number;
+  }
   return n;
 }
 
