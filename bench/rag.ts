@@ -9,7 +9,9 @@
 // rag-fill.ts), so vector and hybrid latency can be measured;
 // --detail-scan archive|threads overrides how the vector leg finds details (default threads);
 // --chunk-tokens N [--chunk-overlap N] chunks at another size (embedder.chunkTokens), counted by
-// the model's tokenizer as in production (the model then reads up to N tokens of a chunk).
+// the model's tokenizer as in production (the model then reads up to N tokens of a chunk);
+// --refine has an LLM refine each question first (filters and rephrasings, refine.ts): the
+// configured one (mailsift.config.json, MAILSIFT_LLM_*), else the local default model.
 
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,8 +19,10 @@ import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Mailsift } from '../src/engine.js';
 import { ask } from '../src/rag/answer.js';
+import type { ChatModel } from '../src/rag/chat.js';
 import { CHUNK_DEFAULTS } from '../src/rag/chunk.js';
 import { chunkOptionsFor, recordedChunking, withChunkSize } from '../src/rag/chunking.js';
+import { createChatModel, loadProviderConfig } from '../src/rag/config.js';
 import { embedPending } from '../src/rag/embed.js';
 import type { Embedder } from '../src/rag/embedder.js';
 import {
@@ -77,6 +81,26 @@ const detailScan = ((): { detailScan?: DetailScan } => {
   return { detailScan: value };
 })();
 const INBOX = 'bench';
+
+/**
+ * The --refine LLM, its replies kept per prompt: every setup asks the same questions with the
+ * same rules' filters, and a model answering at temperature 0 would only repeat itself.
+ */
+const refiner = ((): ChatModel | undefined => {
+  if (!flag('refine')) return undefined;
+  const llm = createChatModel(loadProviderConfig().llm ?? { kind: 'local' });
+  const replies = new Map<string, Promise<string>>();
+  return {
+    id: llm.id,
+    complete(messages, signal) {
+      const key = JSON.stringify(messages);
+      const reply = replies.get(key) ?? llm.complete(messages, signal);
+      replies.set(key, reply);
+      return reply;
+    },
+    ...(llm.close ? { close: () => (llm.close as () => Promise<void>)() } : {}),
+  };
+})();
 const root = join(process.cwd(), '.bench');
 const maildir = join(root, `rag-maildir-${messages}`);
 const dbPath = join(root, `rag-${messages}.db`);
@@ -255,6 +279,9 @@ function stageRanks(trace: RetrievalTrace, answers: readonly StoredAnswer[]): st
   );
 }
 
+/** Questions the --refine LLM did not refine, and why. */
+const refineFailures: string[] = [];
+
 async function run(
   engine: Mailsift,
   questions: readonly BenchQuestion[],
@@ -269,6 +296,8 @@ async function run(
     mode,
     ...detailScan,
     ...(embedder ? { embedder } : {}),
+    // A local model on this CPU writes for seconds: waited for, as the bench measures its help.
+    ...(refiner ? { refiner, refineTimeoutMs: 600_000 } : {}),
   };
   await retrieve(engine, 'warm-up question about the delivery schedule', options);
   const outcomes: Outcome[] = [];
@@ -281,6 +310,7 @@ async function run(
     });
     const ms = performance.now() - started;
     if (result.mode !== mode) throw new Error(`${question.id}: asked for ${mode}, got ${result.mode}`);
+    if (refiner && !result.refinement) refineFailures.push(`${question.id}: ${result.degraded}`);
     const ranked = question.messageIds
       ? result.messages.map((m) => m.messageId)
       : result.threads.map((t) => t.threadId);
@@ -376,6 +406,14 @@ async function main(): Promise<void> {
     report(mode, outcomes);
   }
   if (vectors && embedder) await askLatency(engine, questions, embedder);
+  if (refiner) {
+    const failed = new Set(refineFailures);
+    say(
+      `refiner: ${refiner.id}, ${failed.size} of ${questions.length * setups.length} retrievals not refined`,
+    );
+    for (const failure of [...failed].slice(0, 10)) say(`    ${failure}`);
+    await refiner.close?.();
+  }
   engine.close();
   say(`peak RSS: ${mb(process.resourceUsage().maxRSS * 1024)}`);
   targets(results);

@@ -4,7 +4,13 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/temp.js';
 import { chunkOptionsFor } from './chunking.js';
-import { createEmbedder, type EmbedderConfig, loadProviderConfig } from './config.js';
+import {
+  createChatModel,
+  createEmbedder,
+  type EmbedderConfig,
+  loadProviderConfig,
+  questionRefiner,
+} from './config.js';
 import { defaultModelDir } from './onnx-embedder.js';
 
 describe('provider config', () => {
@@ -184,6 +190,28 @@ describe('provider config', () => {
         env: { MAILSIFT_LLM_KIND: 'local', MAILSIFT_LLM_CONTEXT_SIZE: '10' },
       }),
     ).toThrow(expect.objectContaining({ code: 'bad_format', param: 'llm.contextSize' }));
+  });
+
+  it('has an endpoint refine questions unless told not to, and the local model only when told to', () => {
+    const refines = (env: NodeJS.ProcessEnv, cwd = dir): boolean => {
+      const { llm } = loadProviderConfig({ cwd, env });
+      if (!llm) throw new Error('no llm configured');
+      const model = createChatModel(llm);
+      return questionRefiner(llm, model) === model;
+    };
+    expect(refines({})).toBe(true);
+    expect(refines({ MAILSIFT_LLM_REFINE_QUESTIONS: '0' })).toBe(false);
+    expect(refines({ MAILSIFT_LLM_KIND: 'local' })).toBe(false);
+    expect(refines({ MAILSIFT_LLM_KIND: 'local', MAILSIFT_LLM_REFINE_QUESTIONS: 'true' })).toBe(true);
+    const offDir = tempDir('mailsift-rag-config-refine-');
+    writeFileSync(
+      join(offDir, 'mailsift.config.json'),
+      JSON.stringify({ llm: { url: 'http://127.0.0.1:8080/v1', model: 'm', refineQuestions: false } }),
+    );
+    expect(refines({}, offDir)).toBe(false);
+    expect(() => loadProviderConfig({ cwd: dir, env: { MAILSIFT_LLM_REFINE_QUESTIONS: 'maybe' } })).toThrow(
+      expect.objectContaining({ code: 'bad_format', param: 'llm.refineQuestions' }),
+    );
   });
 
   it('reads the chunk size from the embedder section and MAILSIFT_EMBEDDER_CHUNK_*, onto the embedder', () => {

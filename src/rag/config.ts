@@ -45,7 +45,13 @@ const onnxEmbedderSchema = z.strictObject({
   quantized: z.boolean().optional(),
 });
 const embedderSchema = z.discriminatedUnion('kind', [openAiEmbedderSchema, onnxEmbedderSchema]);
-const openAiLlmSchema = z.strictObject({ ...endpoint, kind: z.literal('openai') });
+/**
+ * Whether the LLM refines each question's filters and rephrases it before retrieval
+ * (refine.ts); default on for an endpoint, off for the local model (SmolLM2-135M's
+ * rephrasings are generic: no help measured on bench:rag).
+ */
+const refineQuestions = z.boolean().optional();
+const openAiLlmSchema = z.strictObject({ ...endpoint, kind: z.literal('openai'), refineQuestions });
 const localLlmSchema = z.strictObject({
   kind: z.literal('local'),
   /** A .gguf file or a fetched model folder. Relative paths start at the config file's folder. */
@@ -56,6 +62,7 @@ const localLlmSchema = z.strictObject({
   contextSize: z.number().int().min(256).max(131072).optional(),
   maxTokens: z.number().int().min(16).max(8192).optional(),
   timeoutMs: z.number().int().positive().optional(),
+  refineQuestions,
 });
 const llmSchema = z.discriminatedUnion('kind', [openAiLlmSchema, localLlmSchema]);
 
@@ -104,8 +111,10 @@ const LLM_ENV_FIELDS: Record<string, string> = {
   ...ENV_FIELDS,
   ...LOCAL_ENV_FIELDS,
   contextSize: 'CONTEXT_SIZE',
+  refineQuestions: 'REFINE_QUESTIONS',
 };
 const STRING_FIELDS = new Set(['url', 'model', 'apiKey', 'kind', 'path']);
+const BOOLEAN_FIELDS = new Set(['quantized', 'refineQuestions']);
 const BOOLEANS: Record<string, boolean> = { true: true, '1': true, false: false, '0': false };
 
 /** MAILSIFT_<PREFIX>_URL, _MODEL, _API_KEY, _DIMENSIONS… as config fields (numbers parsed). */
@@ -118,7 +127,7 @@ function fromEnv(
   for (const [field, suffix] of Object.entries(fields)) {
     const value = env[`MAILSIFT_${prefix}_${suffix}`];
     if (value === undefined || value === '') continue;
-    if (field === 'quantized') out[field] = BOOLEANS[value.toLowerCase()] ?? value;
+    if (BOOLEAN_FIELDS.has(field)) out[field] = BOOLEANS[value.toLowerCase()] ?? value;
     else out[field] = STRING_FIELDS.has(field) ? value : Number(value);
   }
   return out;
@@ -201,9 +210,14 @@ export function createEmbedder(config: EmbedderConfig): Embedder {
 
 export function createChatModel(config: LlmConfig): ChatModel {
   if (config.kind === 'local') {
-    const { kind: _kind, model, path, ...options } = config;
+    const { kind: _kind, model, path, refineQuestions: _refine, ...options } = config;
     return localChat({ path: path ?? defaultModelDir(process.env, model ?? LOCAL_CHAT_MODEL), ...options });
   }
-  const { kind: _kind, ...options } = config;
+  const { kind: _kind, refineQuestions: _refine, ...options } = config;
   return openAiChat(options);
+}
+
+/** `llm` (made from `config`) when it is to refine questions before retrieval, else undefined. */
+export function questionRefiner(config: LlmConfig, llm: ChatModel): ChatModel | undefined {
+  return (config.refineQuestions ?? config.kind === 'openai') ? llm : undefined;
 }

@@ -267,6 +267,9 @@ export function extractFilters(
   return { after, before, hasAttachment, attachmentType: pdf ? 'pdf' : null, people, matched, periodWords };
 }
 
+/** Most senders a name may stand for: a name shared by more narrows nothing. */
+const MAX_SENDERS_PER_NAME = 5;
+
 /**
  * Senders whose name part, first domain label or (for senders without a name) address
  * local part equals a question word of 3+ letters. Words shared by many senders (a common
@@ -280,10 +283,58 @@ function matchPeople(db: Db, questionWords: readonly string[], inboxIds: readonl
   const byWord = senderWords(db, inboxIds);
   return [...wanted]
     .map((w) => byWord.get(w))
-    .filter((set): set is Set<string> => set !== undefined && set.size <= 5)
+    .filter((set): set is Set<string> => set !== undefined && set.size <= MAX_SENDERS_PER_NAME)
     .flatMap((set) => [...set])
     .sort();
 }
+
+/**
+ * The senders each of `names` stands for (the LLM's people, organisations and domains): an
+ * address as it is; a domain (`kestrelpack.com`, `@kestrelpack.com`) by the senders at it or
+ * under it; a name by the senders whose words (sender words, as the rules match them) hold
+ * every word of it. A name that matches no sender, or more than MAX_SENDERS_PER_NAME, is
+ * returned as unknown.
+ */
+export function resolvePeople(
+  db: Db,
+  names: readonly string[],
+  inboxIds: readonly number[],
+): { people: string[]; unknown: string[] } {
+  const byWord = inboxIds.length === 0 ? new Map<string, Set<string>>() : senderWords(db, inboxIds);
+  const senders = new Set([...byWord.values()].flatMap((set) => [...set]));
+  const people = new Set<string>();
+  const unknown: string[] = [];
+  for (const name of names) {
+    const wanted = name.trim().toLowerCase();
+    let found: string[];
+    if (/^[^@\s]+@[^@\s]+$/.test(wanted)) found = senders.has(wanted) ? [wanted] : [];
+    else if (/^@?[\p{L}\p{N}-]+(\.[\p{L}\p{N}-]+)+$/u.test(wanted)) {
+      const domain = wanted.replace(/^@/, '');
+      found = [...senders].filter((a) => a.endsWith(`@${domain}`) || a.endsWith(`.${domain}`));
+    } else {
+      const words = [...wanted.matchAll(/[\p{L}\p{N}]+/gu)]
+        .map((m) => foldTerm(m[0]))
+        .filter((w) => w.length >= 3);
+      found =
+        words.length === 0
+          ? []
+          : [...(byWord.get(words[0] as string) ?? [])].filter((a) =>
+              words.every((w) => byWord.get(w)?.has(a) === true),
+            );
+      // An organisation written in words ("Kestrel Pack", "Nordkap Print") by its domain.
+      if (found.length === 0 && words.length > 1) {
+        const joined = words.join('');
+        found = [...senders].filter((a) => domainLabel(a).replaceAll('-', '') === joined);
+      }
+    }
+    if (found.length === 0 || found.length > MAX_SENDERS_PER_NAME) unknown.push(name);
+    else for (const address of found) people.add(address);
+  }
+  return { people: [...people].sort(), unknown };
+}
+
+/** The first label of an address's domain, folded: `kestrelpack` of `mike@kestrelpack.com`. */
+const domainLabel = (address: string): string => foldTerm(address.split('@')[1]?.split('.')[0] ?? '');
 
 /**
  * Every sender's words (name parts, first domain label, and for senders without a name the

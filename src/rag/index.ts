@@ -30,6 +30,7 @@ export {
   type LlmConfig,
   loadProviderConfig,
   type ProviderConfig,
+  questionRefiner,
 } from './config.js';
 export { withinDeadline } from './deadline.js';
 export { backlogSize, type EmbedOptions, type EmbedReport, embedderProbe, embedPending } from './embed.js';

@@ -1,19 +1,30 @@
-// Hybrid retrieval: filters from the question, a keyword leg and (with an embedder) a vector
-// leg under the same filters, fused with reciprocal rank fusion (k = 60) first over threads
-// (summaries), then over messages within the top threads, expanded into a context pack of
-// passages within a token budget.
+// Hybrid retrieval: filters from the question (by rules, refined by the LLM when one is
+// given, which also rephrases the question), a keyword leg and (with an embedder) a vector
+// leg under the same filters for the question and each rephrasing, fused with reciprocal
+// rank fusion (k = 60) first over threads (summaries), then over messages within the top
+// threads, expanded into a context pack of passages within a token budget.
 
 import { describeError, MailsiftError } from '../core/errors.js';
 import type { Mailsift } from '../engine.js';
 import { type Db, inboxByName, sql } from '../store/index.js';
+import type { ChatModel } from './chat.js';
 import type { ChunkKind, ChunkMeta } from './chunk.js';
 import { chunkOptionsFor, recordedChunkOptions } from './chunking.js';
 import type { Embedder } from './embedder.js';
 import { extractFilters, type QuestionFilters } from './filters.js';
 import { crowded, fuse, keywordThreads, mergeLeg, splitKey, threadKey } from './fusion.js';
-import { keywordLeg } from './keyword-leg.js';
+import { type KeywordHit, keywordLeg } from './keyword-leg.js';
+import { REFINE_TIMEOUT_MS, type Refinement, refineQuestion } from './refine.js';
 import { syncChunks } from './sync.js';
-import { type DetailScan, NO_VECTORS, startEmbedding, vectorLeg, withinThreads } from './vector-leg.js';
+import {
+  type DetailScan,
+  NO_VECTORS,
+  startEmbedding,
+  type VectorChunk,
+  type VectorLeg,
+  vectorLeg,
+  withinThreads,
+} from './vector-leg.js';
 import { vectorModel } from './vectors.js';
 
 /** Longest question accepted: a question, not a document (50 KB pasted mail is refused). */
@@ -35,6 +46,13 @@ export interface RetrieveOptions {
   readonly embedder?: Embedder;
   /** How the vector leg finds details; default 'threads' (within the threads summaries and keywords found). */
   readonly detailScan?: DetailScan;
+  /**
+   * An LLM that refines the rules' filters and rephrases the question before retrieval
+   * (refine.ts): the rephrasings are searched beside the question. Without an answer within
+   * `refineTimeoutMs` (default 20 s), retrieval goes on with the rules' filters, degraded.
+   */
+  readonly refiner?: ChatModel;
+  readonly refineTimeoutMs?: number;
   /** Reference time for relative dates ("last October"). */
   readonly now?: Date;
   /** Receives each stage's ranking once the question is ranked (bench:rag --misses). */
@@ -73,9 +91,14 @@ export interface Passage {
 export interface RetrievalResult {
   readonly question: string;
   readonly mode: RetrievalMode;
-  /** Why the vector leg was skipped although an embedder was given. */
+  /**
+   * Why a provider given was not used: the vector leg skipped although an embedder was given,
+   * the question not refined although a refiner was ('; ' between the two).
+   */
   readonly degraded?: string;
   readonly filters: QuestionFilters;
+  /** With an LLM that refined the question: which one, and the rephrasings searched beside it. */
+  readonly refinement?: { readonly by: string; readonly rephrasings: readonly string[] };
   readonly threads: ReadonlyArray<{
     readonly inbox: string;
     readonly threadId: string;
@@ -130,65 +153,97 @@ export async function retrieve(
       : [inboxByName(db, options.inbox)];
   const inboxIds = inboxes.map((i) => i.id);
   const inboxName = new Map(inboxes.map((i) => [i.id, i.name]));
-  const filters = extractFilters(db, q, inboxIds, options.now);
-  const { after, before, hasAttachment, attachmentType, people, matched } = filters;
+  const now = options.now ?? new Date();
+  const rules = extractFilters(db, q, inboxIds, now);
+  const degradations: string[] = [];
   const notes: string[] = [];
+  let refinement: Refinement | null = null;
+  if (options.refiner) {
+    try {
+      refinement = await refineQuestion(db, options.refiner, q, rules, inboxIds, {
+        now,
+        timeoutMs: options.refineTimeoutMs ?? REFINE_TIMEOUT_MS,
+      });
+      if (refinement.unknownPeople.length > 0)
+        notes.push(`not a known sender, left out of the filters: ${refinement.unknownPeople.join(', ')}`);
+    } catch (error) {
+      degradations.push(
+        `the llm did not refine the question (${describeError(error)}); the rules' filters only`,
+      );
+    }
+  }
+  const filters = refinement?.filters ?? rules;
+  const { after, before, hasAttachment, attachmentType, people, matched } = filters;
+  // The question and the LLM's rephrasings of it: each searched by both legs, all fused.
+  const texts = [q, ...(refinement?.rephrasings ?? [])];
 
-  let vectors = NO_VECTORS;
   let mode: RetrievalMode = 'keyword';
-  let degraded: string | undefined;
   let embedder: Embedder | undefined;
   if (options.mode !== 'keyword' && options.embedder) {
     const recorded = vectorModel(db);
     if (recorded === null || recorded.model !== options.embedder.id)
-      degraded = `no vectors of ${options.embedder.id} yet (\`mailsift embed\` embeds them; \`serve\`, \`mcp\` and \`watch\` do it in the background); keyword results only`;
+      degradations.push(
+        `no vectors of ${options.embedder.id} yet (\`mailsift embed\` embeds them; \`serve\`, \`mcp\` and \`watch\` do it in the background); keyword results only`,
+      );
     else embedder = options.embedder;
   } else if (options.mode !== 'keyword') notes.push('no embedder configured: keyword retrieval only');
-  // The question is embedded while the keyword leg runs (an in-process model on its own
+  // The texts are embedded while the keyword leg runs (an in-process model on its own
   // threads); the keyword leg's best threads are searched by the vector leg too.
-  const queryVector = embedder && startEmbedding(embedder, q);
-  let keyword =
-    embedder && options.mode === 'vector'
-      ? []
-      : keywordLeg(db, q, inboxIds, filters, 200, embedder !== undefined);
-  if (queryVector) {
+  const embeddings = embedder && startEmbedding(embedder, texts);
+  const keywordOf = (weigh: boolean): KeywordHit[][] =>
+    texts.map((text) => keywordLeg(db, text, inboxIds, filters, 200, weigh));
+  let keyword: KeywordHit[][] =
+    embedder && options.mode === 'vector' ? texts.map(() => []) : keywordOf(embedder !== undefined);
+  let vectors: VectorLeg[] = texts.map(() => NO_VECTORS);
+  if (embeddings) {
     try {
       const scan = options.detailScan ?? 'threads';
-      vectors = await vectorLeg(db, queryVector, inboxIds, filters, scan, keywordThreads(keyword));
+      vectors = (await embeddings).map((embedding, i) =>
+        vectorLeg(db, embedding, inboxIds, filters, scan, keywordThreads(keyword[i] as KeywordHit[])),
+      );
       mode = options.mode === 'vector' ? 'vector' : 'hybrid';
     } catch (error) {
-      degraded = `the embedder failed (${describeError(error)}); keyword results only`;
-      keyword = keywordLeg(db, q, inboxIds, filters, 200, false);
+      degradations.push(`the embedder failed (${describeError(error)}); keyword results only`);
+      keyword = keywordOf(false);
     }
   }
 
   // A keyword hit counts by how much of the question it matches (fully for a named
   // identifier): alone, bm25 order is all there is; next to the vector leg, a hit on one
   // common word should not outvote it.
-  const threadWeight = new Map<string, number>();
-  for (const h of keyword) {
-    const key = threadKey(h.inboxId, h.threadId);
-    threadWeight.set(key, Math.max(threadWeight.get(key) ?? 0, h.weight));
-  }
+  const keywordWeights = keyword.map((hits) => {
+    const threads = new Map<string, number>();
+    for (const h of hits) {
+      const key = threadKey(h.inboxId, h.threadId);
+      threads.set(key, Math.max(threads.get(key) ?? 0, h.weight));
+    }
+    return { threads, messages: new Map(hits.map((h) => [String(h.rowid), h.weight])) };
+  });
+  const unweighted = new Map<string, number>();
   const threadScores = fuse(
-    [keywordThreads(keyword), mergeLeg([vectors.threads, vectors.chunks.map((c) => c.threadKey)])],
-    [threadWeight],
+    texts.flatMap((_, i) => {
+      const leg = vectors[i] as VectorLeg;
+      return [
+        keywordThreads(keyword[i] as KeywordHit[]),
+        mergeLeg([leg.threads, leg.chunks.map((c) => c.threadKey)]),
+      ];
+    }),
+    keywordWeights.flatMap((w) => [w.threads, unweighted]),
   );
   const fusedThreads = [...threadScores].sort((a, b) => b[1] - a[1]);
   const topThreads = fusedThreads.slice(0, limit);
   const top = new Map(topThreads);
-  const chunks = withinThreads(
-    db,
-    vectors,
-    topThreads.map(([key]) => key),
-    filters,
-  );
+  const topKeys = topThreads.map(([key]) => key);
+  const chunks = vectors.map((leg) => withinThreads(db, leg, topKeys, filters));
   const rowThread = new Map<number, string>();
-  for (const h of keyword) rowThread.set(h.rowid, threadKey(h.inboxId, h.threadId));
-  for (const c of chunks) for (const r of c.rowids) rowThread.set(r, c.threadKey);
+  for (const h of keyword.flat()) rowThread.set(h.rowid, threadKey(h.inboxId, h.threadId));
+  for (const c of chunks.flat()) for (const r of c.rowids) rowThread.set(r, c.threadKey);
   const messageScores = fuse(
-    [keyword.map((h) => String(h.rowid)), chunks.flatMap((c) => c.rowids.map(String))],
-    [new Map(keyword.map((h) => [String(h.rowid), h.weight]))],
+    texts.flatMap((_, i) => [
+      (keyword[i] as KeywordHit[]).map((h) => String(h.rowid)),
+      (chunks[i] as VectorChunk[]).flatMap((c) => c.rowids.map(String)),
+    ]),
+    keywordWeights.flatMap((w) => [w.messages, unweighted]),
   );
   const ranked = [...messageScores]
     .map(([rowid, score]) => ({
@@ -198,11 +253,12 @@ export async function retrieve(
     .filter((m) => top.has(rowThread.get(m.rowid) ?? ''))
     .sort((a, b) => b.score - a.score);
   const shown = crowded(ranked, rowThread);
+  // The stages as the question itself ranked them (its rephrasings' lists only join the fusion).
   options.trace?.({
-    keyword: keyword.map((h) => h.rowid),
-    keywordThreads: keywordThreads(keyword),
-    summaries: vectors.threads,
-    details: [...new Set(chunks.flatMap((c) => c.rowids))],
+    keyword: (keyword[0] as KeywordHit[]).map((h) => h.rowid),
+    keywordThreads: keywordThreads(keyword[0] as KeywordHit[]),
+    summaries: (vectors[0] as VectorLeg).threads,
+    details: [...new Set((chunks[0] as VectorChunk[]).flatMap((c) => c.rowids))],
     threads: fusedThreads.map(([key]) => key),
     messages: ranked.map((m) => m.rowid),
   });
@@ -216,23 +272,23 @@ export async function retrieve(
   // chunking them all would make the first question pay for the whole archive.
   syncChunks(db, {
     ...(options.embedder ? chunkOptionsFor(options.embedder) : recordedChunkOptions(db)),
-    threads: topThreads.map(([key]) => splitKey(key)),
+    threads: topKeys.map((key) => splitKey(key)),
   });
-  const vectorRank = new Map(chunks.map((c, i) => [c.id, i]));
-  const passages = pack(
-    db,
-    topThreads.map(([key]) => key),
-    ranked,
-    rowThread,
-    vectorRank,
-    budget,
-    inboxName,
-  );
+  const vectorRank = new Map<number, number>();
+  [...chunks.flat()]
+    .sort((a, b) => b.similarity - a.similarity)
+    .forEach((c, i) => {
+      if (!vectorRank.has(c.id)) vectorRank.set(c.id, i);
+    });
+  const passages = pack(db, topKeys, ranked, rowThread, vectorRank, budget, inboxName);
   return {
     question: q,
     mode,
-    ...(degraded === undefined ? {} : { degraded }),
+    ...(degradations.length === 0 ? {} : { degraded: degradations.join('; ') }),
     filters: { after, before, hasAttachment, attachmentType, people, matched },
+    ...(refinement === null || !options.refiner
+      ? {}
+      : { refinement: { by: options.refiner.id, rephrasings: refinement.rephrasings } }),
     threads: topThreads.map(([key, score]) => {
       const { inboxId, threadId } = splitKey(key);
       return { inbox: inboxName.get(inboxId) ?? '', threadId, score };

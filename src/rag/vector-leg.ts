@@ -89,16 +89,14 @@ function resolveHits(
   return resolved.filter((c) => c.rowids.some((r) => ok.has(r))).sort((a, b) => b.similarity - a.similarity);
 }
 
-export async function vectorLeg(
+export function vectorLeg(
   db: Db,
-  queryVector: Promise<Float32Array[]>,
+  embedding: Float32Array,
   inboxIds: readonly number[],
   filters: QuestionFilters,
   scan: DetailScan,
   keywordKeys: readonly string[],
-): Promise<VectorLeg> {
-  const [embedding] = await queryVector;
-  if (!embedding) throw new Error('the embedder returned no vector for the question');
+): VectorLeg {
   const nearest = (kinds: ChunkKind[], k: number) =>
     inboxIds.flatMap((inboxId) =>
       knn(db, embedding, {
@@ -125,13 +123,15 @@ export async function vectorLeg(
   return { threads, chunks: resolveHits(db, details, filters), embedding };
 }
 
-/** The question's vector, a failure included in the promise (a custom embedder may throw at once). */
-export function startEmbedding(embedder: Embedder, question: string): Promise<Float32Array[]> {
-  try {
-    return embedder.embed([question], 'query');
-  } catch (error) {
-    return Promise.reject(error);
-  }
+/**
+ * The vector of each of `texts` (the question and its rephrasings), a failure included in
+ * the promise (a custom embedder may throw at once).
+ */
+export async function startEmbedding(embedder: Embedder, texts: readonly string[]): Promise<Float32Array[]> {
+  const vectors = await embedder.embed(texts, 'query');
+  if (vectors.length !== texts.length)
+    throw new Error(`the embedder returned ${vectors.length} vectors for ${texts.length} texts`);
+  return vectors;
 }
 
 /** The searchable (non-summary) chunks of these threads. */

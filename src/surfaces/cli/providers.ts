@@ -9,6 +9,7 @@ import {
   createEmbedder,
   type Embedder,
   loadProviderConfig,
+  questionRefiner,
   summaryProbe,
 } from '../../rag/index.js';
 import type { RagProviders } from '../http/index.js';
@@ -29,11 +30,17 @@ export function configuredSummaryProbe(engine: Mailsift): SummaryProbe | undefin
   return llm ? summaryProbe(engine, llm) : undefined;
 }
 
-/** The configured embedder and LLM, for the servers (HTTP, MCP) that retrieve and answer. */
+/**
+ * The configured embedder and LLM, for the surfaces that retrieve and answer; the LLM is also
+ * the refiner of questions unless its config turns that off (questionRefiner).
+ */
 export function configuredProviders(): RagProviders {
-  const { embedder, llm } = loadProviderConfig();
+  const { embedder, llm: config } = loadProviderConfig();
+  const llm = config && createChatModel(config);
+  const refiner = config && llm && questionRefiner(config, llm);
   return {
     ...(embedder ? { embedder: createEmbedder(embedder) } : {}),
-    ...(llm ? { llm: createChatModel(llm) } : {}),
+    ...(llm ? { llm } : {}),
+    ...(refiner ? { refiner } : {}),
   };
 }

@@ -76,7 +76,11 @@ describe('mailsift serve drains the backlogs in the background (built CLI)', () 
 
   it('embeds and summarises a served archive in bounded passes, and answers hybrid once it is done', async () => {
     const db = await pendingArchive();
-    loopback.chat = () => DECIDED;
+    // The configured LLM writes summaries and, being an endpoint, refines questions too.
+    loopback.chat = (request) =>
+      request.messages[0]?.content.startsWith('You prepare searches')
+        ? JSON.stringify({ rephrasings: ['the option Marco picked for the Q3 budget'] })
+        : DECIDED;
     const served = await serve(
       db,
       loopback,
@@ -95,9 +99,13 @@ describe('mailsift serve drains the backlogs in the background (built CLI)', () 
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ question: 'which budget option did Marco choose?' }),
       })
-    ).json()) as { mode: string; degraded?: string };
+    ).json()) as { mode: string; degraded?: string; refinement?: unknown };
     expect(reply).toMatchObject({ mode: 'hybrid' });
     expect(reply.degraded).toBeUndefined();
+    expect(reply.refinement).toEqual({
+      by: 'openai:summariser',
+      rephrasings: ['the option Marco picked for the Q3 budget'],
+    });
     served.child.kill('SIGTERM');
     expect(await served.exit).toBe(0);
     const engine = Mailsift.open(db);

@@ -208,6 +208,7 @@ export class MailApi {
       ...(params.tokenBudget === undefined ? {} : { budget: params.tokenBudget }),
       ...(params.mode === undefined ? {} : { mode: params.mode }),
       ...(this.providers.embedder ? { embedder: this.providers.embedder } : {}),
+      ...(this.providers.refiner ? { refiner: this.providers.refiner } : {}),
     };
   }
 

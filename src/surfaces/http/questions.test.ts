@@ -259,3 +259,35 @@ describe('the embedding backlog in /v1/health and /metrics', () => {
     expect(metrics).toContain('mailsift_embedding_backlog{inbox="acme"} 0');
   });
 });
+
+describe('retrieve with a refiner LLM', () => {
+  it('searches the rephrasings the refiner wrote and shows them in the documented shape', async () => {
+    const refiner = await startLoopback();
+    refiner.chat = () =>
+      JSON.stringify({
+        people: ['Dana Whitfield'],
+        rephrasings: ['late arrivals on the Rotterdam lane in Q3'],
+      });
+    const server = await startServer(archive.engine, {
+      host: '127.0.0.1',
+      port: 0,
+      auth: true,
+      providers: { refiner: openAiChat({ url: refiner.url, model: 'refiner', maxRetries: 0 }) },
+    });
+    try {
+      const reply = await post(server, '/v1/inboxes/acme/retrieve', {
+        question: 'which deliveries came in behind schedule?',
+      });
+      expect(reply.status).toBe(200);
+      conforms('/v1/inboxes/{inboxId}/retrieve', reply);
+      expect(reply.body.refinement).toEqual({
+        by: 'openai:refiner',
+        rephrasings: ['late arrivals on the Rotterdam lane in Q3'],
+      });
+      expect(reply.body.filters.people).toEqual(['dana.whitfield@northwind.example']);
+      expect(reply.body.messages[0].messageId).toBe(REPORT_ID);
+    } finally {
+      await Promise.all([server.close(), refiner.close()]);
+    }
+  });
+});

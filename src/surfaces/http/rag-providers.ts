@@ -18,6 +18,11 @@ export interface RagProviders {
   readonly embedder?: Embedder;
   /** Absent: answers are extractive. */
   readonly llm?: ChatModel;
+  /**
+   * The LLM that refines questions (filters, rephrasings) before retrieval, under retrieval's
+   * own deadline; absent: the rules' filters only.
+   */
+  readonly refiner?: ChatModel;
   readonly deadlines?: Partial<ProviderDeadlines>;
 }
 
@@ -25,9 +30,11 @@ export interface RagProviders {
 export function boundedProviders(providers: RagProviders): {
   embedder?: Embedder;
   llm?: ChatModel;
+  refiner?: ChatModel;
 } {
   const deadlines = { ...PROVIDER_DEADLINES, ...providers.deadlines };
-  return wrapProviderCalls(providers, (call, what) =>
+  const bounded = wrapProviderCalls(providers, (call, what) =>
     withinDeadline(call(), what === 'the embedder' ? deadlines.embedMs : deadlines.llmMs, what),
   );
+  return { ...bounded, ...(providers.refiner ? { refiner: providers.refiner } : {}) };
 }

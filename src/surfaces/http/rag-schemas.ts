@@ -56,9 +56,11 @@ const filters = z
     hasAttachment: z.boolean(),
     attachmentType: z.string().nullable().describe("'pdf' when the question asks for one"),
     people: z.array(z.string()).describe('sender addresses the question names'),
-    matched: z.array(z.string()).describe('the phrases the filter rules recognised'),
+    matched: z
+      .array(z.string())
+      .describe("what the filters were read from: the phrases the rules recognised, or the LLM's filters"),
   })
-  .describe('filters extracted from the question, applied to both legs');
+  .describe('filters from the question (by rules, or as the LLM refined them), applied to both legs');
 
 const mode = z
   .enum(['hybrid', 'keyword'])
@@ -74,6 +76,10 @@ export const retrievalSchema = z.object({
   mode,
   degraded,
   filters,
+  refinement: z
+    .object({ by: z.string(), rephrasings: z.array(z.string()) })
+    .optional()
+    .describe('the LLM that refined the filters, and its rephrasings of the question searched beside it'),
   threads: z.array(z.object({ inbox: z.string(), threadId: z.string(), score: z.number() })),
   messages: z
     .array(z.object({ messageId: z.string(), threadId: z.string(), score: z.number() }))

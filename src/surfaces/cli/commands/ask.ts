@@ -15,13 +15,14 @@ export function registerAsk(program: Command, globals: () => GlobalOptions): voi
       .argument('<question>', 'a question in words, any language'),
   ).action(async (question: string, options: PackOptions) => {
     const global = globals();
-    const { embedder, llm } = configuredProviders();
+    const { embedder, llm, refiner } = configuredProviders();
     // A local model holds native threads and memory: free them, or the process would not exit.
     const answer = await withEngine(global, (engine) =>
       engine.ask(question, {
         ...packOptions(options),
         ...(embedder ? { embedder } : {}),
         ...(llm ? { llm } : {}),
+        ...(refiner ? { refiner } : {}),
       }),
     ).finally(() => llm?.close?.());
     if (global.json) return printJson(answer);

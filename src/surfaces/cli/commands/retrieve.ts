@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import type { RetrieveOptions } from '../../../rag/index.js';
 import { positiveInteger } from '../arguments.js';
 import { type GlobalOptions, printJson, printLine, withEngine } from '../context.js';
-import { configuredEmbedder } from '../providers.js';
+import { configuredProviders } from '../providers.js';
 
 /** What `retrieve` and `ask` both take to shape the context pack. */
 export interface PackOptions {
@@ -42,18 +42,23 @@ export function registerRetrieve(program: Command, globals: () => GlobalOptions)
     .option('--keyword', 'skip the vector leg')
     .action(async (question: string, options: PackOptions & { keyword?: boolean }) => {
       const global = globals();
-      const embedder = configuredEmbedder();
+      const { embedder, llm, refiner } = configuredProviders();
       const result = await withEngine(global, (engine) =>
         engine.retrieve(question, {
           ...packOptions(options),
           ...(options.keyword ? { mode: 'keyword' as const } : {}),
           ...(embedder ? { embedder } : {}),
+          ...(refiner ? { refiner } : {}),
         }),
-      );
+      ).finally(() => llm?.close?.());
       if (global.json) return printJson(result);
       printLine(
         `${result.mode} retrieval${result.degraded ? ` (degraded: ${result.degraded})` : ''}, ${result.passages.length} passages, ~${result.tokens} tokens`,
       );
+      if (result.refinement)
+        printLine(
+          `also searched, as ${result.refinement.by} rephrased it: ${result.refinement.rephrasings.join(' | ')}`,
+        );
       for (const p of result.passages) {
         printLine(`\n--- ${p.kind} · ${p.date.slice(0, 10)} · ${p.from || p.subject} · <${p.messageIds[0]}>`);
         printLine(p.text);

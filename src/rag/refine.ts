@@ -1,0 +1,149 @@
+// The question refined by the configured LLM before retrieval: it reads the question with
+// the filters the rules found and answers, as JSON, the filters it means (people and
+// organisations, resolved against the archive's senders; a date range; an attachment) and a
+// few rephrasings in the words a message answering it would use. The rephrasings are
+// searched beside the question and fused with it (multi-query retrieval): a question worded
+// unlike its answer ("charging us more" for "our list will rise") is what rules, stems and
+// synonyms cannot bridge.
+
+import { z } from 'zod';
+import type { Db } from '../store/index.js';
+import type { ChatMessage, ChatModel } from './chat.js';
+import { withinDeadline } from './deadline.js';
+import { type ExtractedFilters, resolvePeople } from './filters.js';
+
+/** Rephrasings searched beside the question at most. */
+export const MAX_REPHRASINGS = 3;
+/** Longest rephrasing kept: a question, not a paragraph. */
+const MAX_REPHRASING_CHARS = 300;
+/** How long retrieval waits for the LLM by default before it goes on with the rules' filters. */
+export const REFINE_TIMEOUT_MS = 20_000;
+
+export interface Refinement {
+  /** The filters to apply: the LLM's, people resolved to sender addresses. */
+  readonly filters: ExtractedFilters;
+  readonly rephrasings: readonly string[];
+  /** People the LLM named who are no known sender (or too many): left out of the filters. */
+  readonly unknownPeople: readonly string[];
+}
+
+const day = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'a date as YYYY-MM-DD')
+  .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)), 'not a calendar date')
+  .nullable()
+  .default(null);
+
+const replySchema = z.object({
+  people: z.array(z.string().min(1).max(200)).max(10).default([]),
+  after: day,
+  before: day,
+  attachment: z.enum(['pdf', 'any']).nullable().default(null),
+  rephrasings: z.array(z.string()).default([]),
+});
+
+const SYSTEM = `You prepare searches of the user's email archive. Reply with one JSON object and nothing else:
+{"people": [...], "after": "YYYY-MM-DD" or null, "before": "YYYY-MM-DD" or null, "attachment": "pdf", "any" or null, "rephrasings": [...]}
+- people: the senders, people or organisations the question names (a name, an email address or a domain), never the user.
+- after: the first day the wanted mail may be from; before: the first day it can no longer be from. Both null when the question names no period.
+- attachment: "pdf" when the question asks for a PDF, "any" when it asks for another attachment, else null.
+- rephrasings: ${MAX_REPHRASINGS} short rewordings of the question in the words an email answering it would use: other words for the same things and actions; keep names, numbers and identifiers as written.
+The filters found by simple rules are given; correct them where they are wrong.`;
+
+const isoDay = (ms: number | null): string | null =>
+  ms === null ? null : new Date(ms).toISOString().slice(0, 10);
+
+/** The chat messages that ask the LLM to refine `question`. */
+export function refinePrompt(question: string, rules: ExtractedFilters, now: Date): ChatMessage[] {
+  const found = {
+    people: rules.people,
+    after: isoDay(rules.after),
+    before: isoDay(rules.before),
+    attachment: rules.hasAttachment ? (rules.attachmentType ?? 'any') : null,
+  };
+  return [
+    { role: 'system', content: SYSTEM },
+    {
+      role: 'user',
+      content: `Today is ${isoDay(now.getTime())}.\nRules found: ${JSON.stringify(found)}\nQuestion: ${question}`,
+    },
+  ];
+}
+
+/** The JSON object of a reply, fenced in Markdown or not. */
+function replyObject(reply: string): unknown {
+  const start = reply.indexOf('{');
+  const end = reply.lastIndexOf('}');
+  if (start < 0 || end < start) throw new Error('the llm answered no JSON object');
+  try {
+    return JSON.parse(reply.slice(start, end + 1));
+  } catch {
+    throw new Error('the llm answered JSON that does not parse');
+  }
+}
+
+/** Reads the LLM's `reply` into filters and rephrasings; throws on a reply it cannot use. */
+export function readRefinement(
+  db: Db,
+  reply: string,
+  question: string,
+  rules: ExtractedFilters,
+  inboxIds: readonly number[],
+): Refinement {
+  const parsed = replySchema.safeParse(replyObject(reply));
+  if (!parsed.success)
+    throw new Error(
+      `the llm's filters do not fit: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    );
+  const { people: names, attachment, rephrasings } = parsed.data;
+  const after = parsed.data.after === null ? null : Date.parse(`${parsed.data.after}T00:00:00Z`);
+  const before = parsed.data.before === null ? null : Date.parse(`${parsed.data.before}T00:00:00Z`);
+  if (after !== null && before !== null && after >= before)
+    throw new Error(
+      `the llm's date range is empty (after ${parsed.data.after}, before ${parsed.data.before})`,
+    );
+  const { people, unknown } = resolvePeople(db, names, inboxIds);
+  const asked = question.trim().toLowerCase();
+  const kept = [
+    ...new Set(rephrasings.map((r) => r.trim()).filter((r) => r !== '' && r.toLowerCase() !== asked)),
+  ]
+    .filter((r) => r.length <= MAX_REPHRASING_CHARS)
+    .slice(0, MAX_REPHRASINGS);
+  const matched = [
+    ...(after !== null || before !== null
+      ? [`${parsed.data.after ?? '…'} – ${parsed.data.before ?? '…'}`]
+      : []),
+    ...(attachment === null ? [] : [attachment === 'pdf' ? 'PDF' : 'attachment']),
+    ...people,
+  ];
+  return {
+    filters: {
+      after,
+      before,
+      hasAttachment: attachment !== null,
+      attachmentType: attachment === 'pdf' ? 'pdf' : null,
+      people,
+      matched,
+      // The question's own date words still say when, not what: the keyword leg leaves them out.
+      periodWords: rules.periodWords,
+    },
+    rephrasings: kept,
+    unknownPeople: unknown,
+  };
+}
+
+/**
+ * The LLM's refinement of `question`, within `timeoutMs`. Throws (the caller goes on with
+ * the rules' filters and says so) when the LLM fails, is late, or answers something unusable.
+ */
+export async function refineQuestion(
+  db: Db,
+  llm: ChatModel,
+  question: string,
+  rules: ExtractedFilters,
+  inboxIds: readonly number[],
+  { now, timeoutMs }: { now: Date; timeoutMs: number },
+): Promise<Refinement> {
+  const reply = await withinDeadline(llm.complete(refinePrompt(question, rules, now)), timeoutMs, 'the llm');
+  return readRefinement(db, reply, question, rules, inboxIds);
+}
