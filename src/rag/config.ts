@@ -47,8 +47,9 @@ const onnxEmbedderSchema = z.strictObject({
 const embedderSchema = z.discriminatedUnion('kind', [openAiEmbedderSchema, onnxEmbedderSchema]);
 /**
  * Whether the LLM refines each question's filters and rephrases it before retrieval
- * (refine.ts); default on for an endpoint, off for the local model (SmolLM2-135M's
- * rephrasings are generic: no help measured on bench:rag).
+ * (refine.ts); default on for an endpoint, off for the local model: SmolLM2-135M answered
+ * usable JSON for 6 of bench:rag's 67 questions, ~12 s each, and cost it recall (hybrid
+ * 92.5 -> 91.0% recall@5).
  */
 const refineQuestions = z.boolean().optional();
 const openAiLlmSchema = z.strictObject({ ...endpoint, kind: z.literal('openai'), refineQuestions });
