@@ -164,7 +164,7 @@ export function createMcpServer(api: MailApi, activity?: RequestActivity): McpSe
   );
   tool(
     'retrieve_context',
-    'Retrieve passages of mail that answer a question in words (any language): per best thread its summary and the messages that matter, each with Message-ID, date and sender, within tokenBudget. Hybrid keyword + vector search when an embedder is configured, else keyword-only (mode says which; degraded says why a configured embedder was not used). Use it to ground your own answer and cite the Message-IDs.',
+    'Retrieve passages of mail that answer a question in words (any language): per best thread its summary and the messages that matter, each with Message-ID, date and sender, within tokenBudget. Hybrid keyword + vector search when an embedder is configured, else keyword-only (mode says which); with an LLM configured it first refines the filters of the question and searches its rephrasings too (refinement shows them; degraded says why a configured embedder or LLM was not used). Use it to ground your own answer and cite the Message-IDs.',
     (args) => api.retrieve(...withoutInbox(args)),
   );
   tool(
