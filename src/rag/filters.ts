@@ -280,7 +280,7 @@ function matchPeople(db: Db, questionWords: readonly string[], inboxIds: readonl
     questionWords.filter((w) => w.length >= 3 && !/^\d+$/.test(w) && !isStopword(w, null)),
   );
   if (wanted.size === 0 || inboxIds.length === 0) return [];
-  const byWord = senderWords(db, inboxIds);
+  const { byWord } = knownSenders(db, inboxIds);
   return [...wanted]
     .map((w) => byWord.get(w))
     .filter((set): set is Set<string> => set !== undefined && set.size <= MAX_SENDERS_PER_NAME)
@@ -290,7 +290,7 @@ function matchPeople(db: Db, questionWords: readonly string[], inboxIds: readonl
 
 /**
  * The senders each of `names` stands for (the LLM's people, organisations and domains): an
- * address as it is; a domain (`kestrelpack.com`, `@kestrelpack.com`) by the senders at it or
+ * address as it is, or by its start (`noreply@github`); a domain (`kestrelpack.com`, `@kestrelpack.com`) by the senders at it or
  * under it; a name by the senders whose words (sender words, as the rules match them) hold
  * every word of it. A name that matches no sender, or more than MAX_SENDERS_PER_NAME, is
  * returned as unknown.
@@ -300,17 +300,21 @@ export function resolvePeople(
   names: readonly string[],
   inboxIds: readonly number[],
 ): { people: string[]; unknown: string[] } {
-  const byWord = inboxIds.length === 0 ? new Map<string, Set<string>>() : senderWords(db, inboxIds);
-  const senders = new Set([...byWord.values()].flatMap((set) => [...set]));
+  const { byWord, senders } =
+    inboxIds.length === 0
+      ? { byWord: new Map<string, Set<string>>(), senders: [] }
+      : knownSenders(db, inboxIds);
   const people = new Set<string>();
   const unknown: string[] = [];
   for (const name of names) {
     const wanted = name.trim().toLowerCase();
     let found: string[];
-    if (/^[^@\s]+@[^@\s]+$/.test(wanted)) found = senders.has(wanted) ? [wanted] : [];
+    // An address, whole or its start as an agent would write it (`noreply@github`).
+    if (/^[^@\s]+@[^@\s]+$/.test(wanted))
+      found = senders.includes(wanted) ? [wanted] : senders.filter((a) => a.startsWith(wanted));
     else if (/^@?[\p{L}\p{N}-]+(\.[\p{L}\p{N}-]+)+$/u.test(wanted)) {
       const domain = wanted.replace(/^@/, '');
-      found = [...senders].filter((a) => a.endsWith(`@${domain}`) || a.endsWith(`.${domain}`));
+      found = senders.filter((a) => a.endsWith(`@${domain}`) || a.endsWith(`.${domain}`));
     } else {
       const words = [...wanted.matchAll(/[\p{L}\p{N}]+/gu)]
         .map((m) => foldTerm(m[0]))
@@ -324,7 +328,7 @@ export function resolvePeople(
       // An organisation written in words ("Kestrel Pack", "Nordkap Print") by its domain.
       if (found.length === 0 && words.length > 1) {
         const joined = words.join('');
-        found = [...senders].filter((a) => domainLabel(a).replaceAll('-', '') === joined);
+        found = senders.filter((a) => domainLabel(a).replaceAll('-', '') === joined);
       }
     }
     if (found.length === 0 || found.length > MAX_SENDERS_PER_NAME) unknown.push(name);
@@ -336,21 +340,27 @@ export function resolvePeople(
 /** The first label of an address's domain, folded: `kestrelpack` of `mike@kestrelpack.com`. */
 const domainLabel = (address: string): string => foldTerm(address.split('@')[1]?.split('.')[0] ?? '');
 
+/** The archive's sender addresses, and each sender word with the addresses that carry it. */
+interface KnownSenders {
+  readonly senders: readonly string[];
+  readonly byWord: ReadonlyMap<string, ReadonlySet<string>>;
+}
+
 /**
  * Every sender's words (name parts, first domain label, and for senders without a name the
  * address local part) with the addresses that carry them. Reading the distinct senders is a
- * scan of every message, so the map is kept per database until a message is added or removed.
+ * scan of every message, so they are kept per database until a message is added or removed.
  */
-const senderCache = new WeakMap<Db, { stamp: string; byWord: Map<string, Set<string>> }>();
+const senderCache = new WeakMap<Db, { stamp: string; known: KnownSenders }>();
 
-function senderWords(db: Db, inboxIds: readonly number[]): Map<string, Set<string>> {
+function knownSenders(db: Db, inboxIds: readonly number[]): KnownSenders {
   const { maxId, n } = sql(db, 'SELECT max(id) AS maxId, count(*) AS n FROM messages').get() as {
     maxId: number | null;
     n: number;
   };
   const stamp = `${JSON.stringify(inboxIds)}:${maxId}:${n}`;
   const cached = senderCache.get(db);
-  if (cached?.stamp === stamp) return cached.byWord;
+  if (cached?.stamp === stamp) return cached.known;
   const senders = sql(
     db,
     `SELECT DISTINCT from_name AS name, from_address AS address FROM messages
@@ -374,6 +384,7 @@ function senderWords(db: Db, inboxIds: readonly number[]): Map<string, Set<strin
       byWord.get(key)?.add(address);
     }
   }
-  senderCache.set(db, { stamp, byWord });
-  return byWord;
+  const known = { senders: [...new Set(senders.map((s) => s.address))], byWord };
+  senderCache.set(db, { stamp, known });
+  return known;
 }

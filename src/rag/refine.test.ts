@@ -43,6 +43,7 @@ describe('the question refined by the LLM', () => {
       'ops@tidewater-hosting.example',
     ]);
     expect(refined.unknownPeople).toEqual(['John Smith', 'nobody@nowhere.example']);
+    expect(read('{"people": ["ops@tidewater"]}').filters.people).toEqual(['ops@tidewater-hosting.example']);
   });
 
   it('reads dates as an inclusive start and an exclusive end, and a PDF as an attachment filter', () => {
