@@ -126,7 +126,6 @@ export function localChat(options: LocalChatOptions): LocalChatModel {
   const generate = async (messages: readonly ChatMessage[], signal: AbortSignal): Promise<string> => {
     const { llama, model, context } = await load(signal);
     const { LlamaChatSession } = await import('node-llama-cpp');
-    const sequence = context.getSequence();
     const system = messages.filter((m) => m.role === 'system').map((m) => m.content);
     const turns = messages.filter((m) => m.role !== 'system');
     const last = turns[turns.length - 1];
@@ -143,8 +142,10 @@ export function localChat(options: LocalChatOptions): LocalChatModel {
         'llm',
         null,
       );
+    // Taken once the prompt is known to fit: the context has one sequence, and one taken by
+    // a refused prompt would be held for good ("No sequences left" for every later call).
     const session = new LlamaChatSession({
-      contextSequence: sequence,
+      contextSequence: context.getSequence(),
       ...(system.length > 0 ? { systemPrompt: system.join('\n\n') } : {}),
     });
     try {
