@@ -4,7 +4,13 @@
 
 import { statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import type { Llama, LlamaContext, LlamaJsonSchemaGrammar, LlamaModel } from 'node-llama-cpp';
+import type {
+  Llama,
+  LlamaContext,
+  LlamaContextSequence,
+  LlamaJsonSchemaGrammar,
+  LlamaModel,
+} from 'node-llama-cpp';
 import { MailsiftError } from '../core/errors.js';
 import { promptMailIds } from './answer.js';
 import type { ChatMessage, ChatModel } from './chat.js';
@@ -41,6 +47,12 @@ interface Loaded {
   readonly llama: Llama;
   readonly model: LlamaModel;
   readonly context: LlamaContext;
+  /**
+   * The context's one sequence, kept for every call (its history cleared first): one taken
+   * and disposed per call came back only once the model's pending work ended (Gemma 3
+   * 270M), and the next call found "No sequences left".
+   */
+  readonly sequence: LlamaContextSequence;
 }
 
 // Bounds that keep a grammar-constrained reply inside maxTokens, so the JSON always closes.
@@ -110,7 +122,7 @@ export function localChat(options: LocalChatOptions): LocalChatModel {
           threads,
           sequences: 1,
         });
-        return { llama, model, context };
+        return { llama, model, context, sequence: context.getSequence() };
       } catch (error) {
         await llama.dispose();
         throw error;
@@ -124,7 +136,7 @@ export function localChat(options: LocalChatOptions): LocalChatModel {
   };
 
   const generate = async (messages: readonly ChatMessage[], signal: AbortSignal): Promise<string> => {
-    const { llama, model, context } = await load(signal);
+    const { llama, model, context, sequence } = await load(signal);
     const { LlamaChatSession } = await import('node-llama-cpp');
     const system = messages.filter((m) => m.role === 'system').map((m) => m.content);
     const turns = messages.filter((m) => m.role !== 'system');
@@ -142,10 +154,9 @@ export function localChat(options: LocalChatOptions): LocalChatModel {
         'llm',
         null,
       );
-    // Taken once the prompt is known to fit: the context has one sequence, and one taken by
-    // a refused prompt would be held for good ("No sequences left" for every later call).
+    await sequence.clearHistory();
     const session = new LlamaChatSession({
-      contextSequence: context.getSequence(),
+      contextSequence: sequence,
       ...(system.length > 0 ? { systemPrompt: system.join('\n\n') } : {}),
     });
     try {
@@ -181,7 +192,7 @@ export function localChat(options: LocalChatOptions): LocalChatModel {
         );
       }
     } finally {
-      session.dispose({ disposeSequence: true });
+      session.dispose({ disposeSequence: false });
     }
   };
 
