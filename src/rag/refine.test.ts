@@ -85,9 +85,17 @@ describe('the question refined by the LLM', () => {
     ]);
   });
 
+  it('reads the first JSON object of a reply, whatever the model wrote around it', () => {
+    const refined = read(
+      'Sure! {"rephrasings": ["the {hall B} racking request", "a \\"quoted\\" word"]}\nNote: {dates} were not asked.',
+    );
+    expect(refined.rephrasings).toEqual(['the {hall B} racking request', 'a "quoted" word']);
+  });
+
   it('refuses a reply it cannot use, saying why', () => {
     expect(() => read('I think you mean the outage.')).toThrow(/no JSON object/);
     expect(() => read('{"people": [}')).toThrow(/does not parse/);
+    expect(() => read('{"rephrasings": ["cut off by the token limit')).toThrow(/does not parse/);
     expect(() => read('{"after": "2024-13-45"}')).toThrow(/after: not a calendar date/);
     expect(() => read('{"after": "March 2024"}')).toThrow(/after: a date as YYYY-MM-DD/);
     expect(() => read('{"after": "2024-03-08", "before": "2024-03-06"}')).toThrow(/date range is empty/);

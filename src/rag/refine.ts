@@ -70,16 +70,31 @@ export function refinePrompt(question: string, rules: ExtractedFilters, now: Dat
   ];
 }
 
-/** The JSON object of a reply, fenced in Markdown or not. */
+/**
+ * The first JSON object in a reply, whatever the model wrote around it (a Markdown fence, a
+ * note with braces of its own): it ends where its opening brace closes, strings skipped.
+ */
 function replyObject(reply: string): unknown {
   const start = reply.indexOf('{');
-  const end = reply.lastIndexOf('}');
-  if (start < 0 || end < start) throw new Error('the llm answered no JSON object');
-  try {
-    return JSON.parse(reply.slice(start, end + 1));
-  } catch {
-    throw new Error('the llm answered JSON that does not parse');
+  if (start < 0) throw new Error('the llm answered no JSON object');
+  let depth = 0;
+  let inString = false;
+  for (let i = start; i < reply.length; i++) {
+    const c = reply[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '{') depth++;
+    else if (c === '}' && --depth === 0) {
+      try {
+        return JSON.parse(reply.slice(start, i + 1));
+      } catch {
+        break;
+      }
+    }
   }
+  throw new Error('the llm answered JSON that does not parse');
 }
 
 /** Reads the LLM's `reply` into filters and rephrasings; throws on a reply it cannot use. */
