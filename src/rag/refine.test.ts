@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Mailsift } from '../engine.js';
-import { openAiChat } from './chat.js';
+import { type ChatModel, openAiChat } from './chat.js';
 import { embedPending } from './embed.js';
 import { openAiEmbedder } from './embedder.js';
 import { extractFilters } from './filters.js';
@@ -100,6 +100,7 @@ describe('the question refined by the LLM', () => {
     expect(() => read('{"after": "March 2024"}')).toThrow(/after: a date as YYYY-MM-DD/);
     expect(() => read('{"after": "2024-03-08", "before": "2024-03-06"}')).toThrow(/date range is empty/);
     expect(() => read('{"people": "Lucia"}')).toThrow(/people/);
+    expect(() => read('{"rephrasings": [{"text": "the bus"}]}')).toThrow(/rephrasings/);
   });
 
   it('asks with the question, the date and what the rules found', () => {
@@ -159,6 +160,25 @@ describe('the question refined by the LLM', () => {
     expect(result.messages[0]?.messageId).toBe(OUTAGE);
     const embedded = server.requests.filter((r) => r.path === '/v1/embeddings').at(-1);
     expect(embedded?.body.input).toEqual([question, ...rephrasings]);
+  });
+
+  it('stops a late call rather than leaving it running', async () => {
+    let given: AbortSignal | undefined;
+    const never: ChatModel = {
+      id: 'never',
+      complete: (_messages, signal) => {
+        given = signal;
+        return new Promise<string>(() => {});
+      },
+    };
+    const result = await retrieve(engine, 'what did Lucia write about the bus?', {
+      inbox: 'work',
+      now: NOW,
+      refiner: never,
+      refineTimeoutMs: 100,
+    });
+    expect(result.degraded).toMatch(/the llm gave no answer within 100 ms/);
+    expect(given?.aborted).toBe(true);
   });
 
   it("goes on with the rules' filters, degraded, when the LLM fails, is late or answers nonsense", async () => {

@@ -9,11 +9,13 @@
 import { z } from 'zod';
 import type { Db } from '../store/index.js';
 import type { ChatMessage, ChatModel } from './chat.js';
-import { withinDeadline } from './deadline.js';
+import { unlessAborted } from './deadline.js';
 import { type ExtractedFilters, resolvePeople } from './filters.js';
 
 /** Rephrasings searched beside the question at most. */
 export const MAX_REPHRASINGS = 3;
+/** People read from a reply at most: a question names a few. */
+const MAX_PEOPLE = 10;
 /** Longest rephrasing kept: a question, not a paragraph. */
 const MAX_REPHRASING_CHARS = 300;
 /** How long retrieval waits for the LLM by default before it goes on with the rules' filters. */
@@ -35,7 +37,7 @@ const day = z
   .default(null);
 
 const replySchema = z.object({
-  people: z.array(z.string().min(1).max(200)).max(10).default([]),
+  people: z.array(z.string()).default([]),
   after: day,
   before: day,
   attachment: z.enum(['pdf', 'any']).nullable().default(null),
@@ -117,7 +119,8 @@ export function readRefinement(
     throw new Error(
       `the llm's date range is empty (after ${parsed.data.after}, before ${parsed.data.before})`,
     );
-  const { people, unknown } = resolvePeople(db, names, inboxIds);
+  const named = [...new Set(names.map((n) => n.trim()).filter((n) => n !== ''))].slice(0, MAX_PEOPLE);
+  const { people, unknown } = resolvePeople(db, named, inboxIds);
   const asked = question.trim().toLowerCase();
   const kept = [
     ...new Set(rephrasings.map((r) => r.trim()).filter((r) => r !== '' && r.toLowerCase() !== asked)),
@@ -150,6 +153,8 @@ export function readRefinement(
 /**
  * The LLM's refinement of `question`, within `timeoutMs`. Throws (the caller goes on with
  * the rules' filters and says so) when the LLM fails, is late, or answers something unusable.
+ * A late call is stopped, not only left: a local model would go on writing, and the answer
+ * `ask` wants next would queue behind it.
  */
 export async function refineQuestion(
   db: Db,
@@ -159,6 +164,18 @@ export async function refineQuestion(
   inboxIds: readonly number[],
   { now, timeoutMs }: { now: Date; timeoutMs: number },
 ): Promise<Refinement> {
-  const reply = await withinDeadline(llm.complete(refinePrompt(question, rules, now)), timeoutMs, 'the llm');
-  return readRefinement(db, reply, question, rules, inboxIds);
+  const late = new AbortController();
+  const timer = setTimeout(
+    () => late.abort(new Error(`the llm gave no answer within ${timeoutMs} ms`)),
+    timeoutMs,
+  );
+  try {
+    const reply = await unlessAborted(
+      llm.complete(refinePrompt(question, rules, now), late.signal),
+      late.signal,
+    );
+    return readRefinement(db, reply, question, rules, inboxIds);
+  } finally {
+    clearTimeout(timer);
+  }
 }
