@@ -17,8 +17,6 @@ export {
   liveCount,
   type Postings,
   postingsLength,
-  type ScoreSink,
-  scoreWeighted,
 } from './postings-codec.js';
 export {
   openPostings,
@@ -46,3 +44,4 @@ export {
   indexSecret,
   KEYWORD_TOKENIZER,
 } from './schema.js';
+export { BM25_K1, type ScoreSink, type SegmentArrays, scoreKernel } from './score-kernel.js';

@@ -14,7 +14,6 @@ import {
   FLAG_UNTRUSTED,
   liveCount,
   maskCountsOf,
-  scoreWeighted,
   sumMaskCounts,
 } from './postings-codec.js';
 
@@ -238,52 +237,6 @@ describe('postings codec', () => {
     const tally = encodePostings(many, 2).masks;
     expect(countInColumns(tally, 0b01)).toBe(300);
     expect(countInColumns(sumMaskCounts([tally, tally], 2), 0b01)).toBe(600);
-  });
-
-  it('scores a blob as it decodes it, as decoded hits sum: every document in the first group, later only those that reached it', () => {
-    const { postings } = encodePostings(THREE_COLUMNS, 3);
-    const columns = {
-      width: 3,
-      inFilter: new Uint8Array([0, 0, 1]),
-      weights: new Float64Array([1, 0.5, 0.25]),
-    };
-    const norms = Float64Array.from({ length: 70_001 }, (_, ord) => 1 + ord / 70_000);
-    const sink = (stamp: Int32Array, reachedList: Int32Array | null) => ({
-      stamp,
-      scores: new Float64Array(70_001).fill(7),
-      norms,
-      k1: 1.2,
-      reaching: 5,
-      reached: 6,
-      reachedList,
-    });
-    const { ords, freqs } = decodeWeighted(postings, columns);
-    const bm25 = (i: number) => {
-      const f = freqs[i] as number;
-      return 2 * ((f * 2.2) / (f + (norms[ords[i] as number] as number)));
-    };
-    // First group: documents 0, 300 and 70,000 (7 is outside the filter), older stamps ignored.
-    const firstList = new Int32Array(8);
-    const first = sink(new Int32Array(70_001).fill(3), firstList);
-    expect(scoreWeighted(postings, columns, 2, true, first, 0)).toBe(3);
-    expect(Array.from(firstList.subarray(0, 3))).toEqual([0, 300, 70_000]);
-    ords.forEach((ord, i) => {
-      expect(first.stamp[ord]).toBe(6);
-      expect(first.scores[ord]).toBe(bm25(i));
-    });
-    expect(first.stamp[7]).toBe(3);
-    // A later group: document 300 reached the group before (5), 70,000 did not; 0 was
-    // reached already by another phrase of this group (6), so it is listed once.
-    const laterList = new Int32Array(8);
-    const later = sink(new Int32Array(70_001), laterList);
-    later.stamp[0] = 6;
-    later.stamp[300] = 5;
-    expect(scoreWeighted(postings, columns, 2, false, later, 0)).toBe(1);
-    expect(laterList[0]).toBe(300);
-    expect(later.scores[0]).toBe(7 + bm25(0));
-    expect(later.scores[300]).toBe(7 + bm25(1));
-    expect(later.scores[70_000]).toBe(7);
-    expect(later.stamp[70_000]).toBe(0);
   });
 
   it('counts the live documents holding a term in some columns, passing over their counts', () => {

@@ -10,9 +10,10 @@ import {
   type DocTable,
   FLAG_BULK,
   FLAG_UNTRUSTED,
+  BM25_K1 as K1,
   type ScoreSink,
   type Segment,
-  scoreWeighted,
+  scoreKernel,
 } from '../index/index.js';
 import type { Db } from '../store/index.js';
 import type { PostingsPhrase } from './match.js';
@@ -20,8 +21,6 @@ import { maskCount, type PhraseHits, type PhraseSource, phraseSource } from './p
 import type { RankContext } from './ranked-query.js';
 import { BULK_FACTOR } from './weights.js';
 
-const K1 = 1.2;
-const B = 0.75;
 const DAY_MS = 86_400_000;
 
 export type Groups = ReadonlyArray<readonly PostingsPhrase[]>;
@@ -188,6 +187,15 @@ export function scoreSegments(
   const ceiling = ctx === null ? 1 : Math.max(1, ctx.maxBoost) * Math.max(1, BULK_FACTOR);
   let out = scoredArrays(best !== null ? PRUNED_CAPACITY : 0);
   let n = 0;
+  let largestBlob = 0;
+  for (const own of sources)
+    for (const source of own)
+      if ('postings' in source) largestBlob = Math.max(largestBlob, source.postings.length);
+  scoreKernel().prepare(
+    segments.map((segment) => segment.table),
+    largestBlob,
+    avgdl,
+  );
   segments.forEach((segment, s) => {
     const { table, dead } = segment;
     const matches = sumSegment(table, sources[s] as readonly PhraseSource[], groups, idf, avgdl);
@@ -258,8 +266,8 @@ function sumSegment(
   idf: readonly number[],
   avgdl: number,
 ): { scores: Float64Array; reachedList: Int32Array; listed: number } {
-  const norms = lengthNorms(table, avgdl);
-  const { stamp, scores, reachedList, base } = scratch(table.length, groups.length);
+  const kernel = scoreKernel();
+  const { stamp, scores, reachedList, norms, base } = kernel.arrays(table, avgdl, groups.length);
   let listed = 0;
   let p = 0;
   for (let g = 0; g < groups.length; g++) {
@@ -278,16 +286,15 @@ function sumSegment(
       listed =
         'hits' in source
           ? sumHits(source.hits, weight, g === 0, sink, listed)
-          : scoreWeighted(source.postings, source.columns, weight, g === 0, sink, listed);
+          : kernel.score(source.postings, source.columns, weight, g === 0, sink, table.length, listed);
     }
   }
   return { scores, reachedList, listed };
 }
 
 /**
- * scoreWeighted's sum over decoded hits (phrases of several terms or prefix expansions).
- * Written out in both: with the per-entry step in one function they share, V8 did not
- * inline it and scoreWeighted went from 15 to 26 ns an entry.
+ * The kernel's sum (score-kernel.wat) over decoded hits: phrases of several terms, prefix
+ * expansions.
  */
 function sumHits(hits: PhraseHits, weight: number, first: boolean, sink: ScoreSink, listed: number): number {
   const { ords, freqs } = hits;
@@ -339,22 +346,6 @@ function grown(out: ScoredArrays, capacity: number): ScoredArrays {
 }
 
 /**
- * bm25's length normalisation of every document, K1·(1 − B + B·d/avgdl), kept per doc
- * table for the last average length: it moves only when the archive does.
- */
-const normCache = new WeakMap<DocTable, { avgdl: number; norms: Float64Array }>();
-
-function lengthNorms(table: DocTable, avgdl: number): Float64Array {
-  const cached = normCache.get(table);
-  if (cached?.avgdl === avgdl) return cached.norms;
-  const norms = new Float64Array(table.length);
-  for (let ord = 0; ord < table.length; ord++)
-    norms[ord] = K1 * (1 - B + (B * (table.tokens[ord] as number)) / avgdl);
-  normCache.set(table, { avgdl, norms });
-  return norms;
-}
-
-/**
  * Every document's recency multiplier, kept per doc table for the last origin and decay
  * asked: the origin moves once an hour, so a process computes them once per segment and hour.
  */
@@ -371,38 +362,4 @@ function recencyFactors(table: DocTable, ctx: RankContext): Float64Array {
     factors[ord] = 1.0 + boost * 2.0 ** (-Math.max(0, ctx.origin - (table.dates[ord] as number)) / halfLife);
   recencyCache.set(table, { key, factors });
   return factors;
-}
-
-/**
- * Per-segment working arrays, reused across searches: stamps are never cleared, each
- * search counting from a base above every older one, and a score is valid only where
- * its stamp is of this search.
- */
-let scratchArrays = {
-  stamp: new Int32Array(0),
-  scores: new Float64Array(0),
-  reachedList: new Int32Array(0),
-  next: 1,
-};
-
-/** The working arrays for a segment of `length` documents and a base above every stamp written so far. */
-function scratch(
-  length: number,
-  groups: number,
-): { stamp: Int32Array; scores: Float64Array; reachedList: Int32Array; base: number } {
-  let { stamp, scores, reachedList, next } = scratchArrays;
-  if (stamp.length < length) {
-    const size = Math.max(length, stamp.length * 2);
-    stamp = new Int32Array(size);
-    scores = new Float64Array(size);
-    reachedList = new Int32Array(size);
-    next = 1;
-  }
-  // A search stamps base … base + groups + 1.
-  if (next + groups + 2 > 0x7fffffff) {
-    stamp.fill(0);
-    next = 1;
-  }
-  scratchArrays = { stamp, scores, reachedList, next: next + groups + 2 };
-  return { stamp, scores, reachedList, base: next };
 }

@@ -1,0 +1,264 @@
+// The bm25 kernel (score-kernel.wat) and the memory it works in: one thread's scoring arrays
+// (the documents' length norms of every segment searched, the stamps, sums and reached list of
+// the segment being scored) live in the kernel's own memory, where it reads and writes them
+// without a copy; only each postings blob is copied in before it is scored.
+
+import { MailsiftError } from '../core/errors.js';
+import type { ColumnWeights, DocTable } from './postings-codec.js';
+import { SCORE_KERNEL_WASM } from './score-kernel-wasm.js';
+
+// The project's lib has no DOM types and @types/node 20 none for WebAssembly: what is used of it.
+declare const WebAssembly: {
+  readonly Module: new (bytes: Uint8Array) => object;
+  readonly Instance: new (module: object) => { readonly exports: unknown };
+};
+
+interface KernelExports {
+  readonly memory: { readonly buffer: ArrayBuffer; grow(pages: number): number };
+  readonly end: { readonly value: number };
+  score(
+    at: number,
+    n: number,
+    weightOf: number,
+    filter: number,
+    masks: number,
+    idf: number,
+    saturation: number,
+    norms: number,
+    stamp: number,
+    scores: number,
+    docs: number,
+    reaching: number,
+    reached: number,
+    first: number,
+    list: number,
+    listed: number,
+  ): number;
+}
+
+const PAGE = 65_536;
+/** A family has at most 7 columns: a mask is below 128, and so is a column's bit. */
+const MASKS = 128;
+const WEIGHTS_BYTES = MASKS * 8;
+/** Room for blobs when the layout is made: the commonest terms of a 1M archive are ~1.5 MB. */
+const MIN_BLOB_BYTES = 1 << 20;
+
+/** bm25's constants, FTS5's: k1 (term frequency saturation) and b (length normalisation). */
+export const BM25_K1 = 1.2;
+const BM25_B = 0.75;
+
+/**
+ * Where one phrase's bm25 terms are summed, per document ordinal of a segment (see
+ * segment-scores.ts), in the kernel's memory: `stamp[ord]` says how far the document got in the search (`reaching`:
+ * it holds every earlier group; `reached`: this group too), `scores[ord]` its sum so far.
+ */
+export interface ScoreSink {
+  readonly stamp: Int32Array;
+  readonly scores: Float64Array;
+  /** bm25's length normalisation of each document, K1·(1 − B + B·d/avgdl). */
+  readonly norms: Float64Array;
+  readonly k1: number;
+  readonly reaching: number;
+  readonly reached: number;
+  /** Ordinals that reach the last group, in the order they do; null before the last group. */
+  readonly reachedList: Int32Array | null;
+}
+
+/** Where a segment's length norms are in memory, and for which average length. */
+interface NormsAt {
+  readonly offset: number;
+  avgdl: number;
+}
+
+/** A segment's working arrays: views into the kernel's memory, valid until the next prepare(). */
+export interface SegmentArrays {
+  readonly stamp: Int32Array;
+  readonly scores: Float64Array;
+  readonly reachedList: Int32Array;
+  /** bm25's length normalisation of each document, k1·(1 − b + b·d/avgdl). */
+  readonly norms: Float64Array;
+  /** A stamp above every one written so far: the search counts from here. */
+  readonly base: number;
+}
+
+function corruptSegment(): MailsiftError {
+  return new MailsiftError('index_unavailable', 'a postings segment is corrupt; run `mailsift reindex`', {
+    param: 'index',
+  });
+}
+
+/**
+ * One thread's kernel and memory. Layout: column weights, then the working arrays (sized
+ * for the largest segment), the blob area, and the norms of every segment prepared since
+ * the layout was made. A search that needs more (a new segment, a larger one or blob) lays
+ * it out again: norms are recomputed (a few ms at 1M documents) and stamps start over.
+ */
+class ScoreKernel {
+  private readonly kernel: KernelExports;
+  private norms = new Map<DocTable, NormsAt>();
+  private docs = 0;
+  private blobBytes = 0;
+  private stampAt = 0;
+  private scoresAt = 0;
+  private listAt = 0;
+  private blobAt = 0;
+  private normsEnd = 0;
+  private normsLimit = 0;
+  private next = 1;
+  private buffer = new ArrayBuffer(0);
+  private bytes = new Uint8Array(0);
+  private weights = new Float64Array(0);
+
+  constructor() {
+    const module = new WebAssembly.Module(Buffer.from(SCORE_KERNEL_WASM, 'base64'));
+    this.kernel = new WebAssembly.Instance(module).exports as unknown as KernelExports;
+  }
+
+  /**
+   * Makes room for scoring `tables` (each segment's doc table) with blobs of up to
+   * `blobBytes`, and their norms for `avgdl`.
+   */
+  prepare(tables: readonly DocTable[], blobBytes: number, avgdl: number): void {
+    const largest = tables.reduce((max, t) => Math.max(max, t.length), 0);
+    const missing = tables.filter((t) => !this.norms.has(t)).reduce((sum, t) => sum + t.length * 8, 0);
+    if (largest > this.docs || blobBytes > this.blobBytes || this.normsEnd + missing > this.normsLimit)
+      this.layOut(tables, largest, blobBytes);
+    for (const table of tables) this.normsOf(table, avgdl);
+  }
+
+  private layOut(tables: readonly DocTable[], largest: number, blobBytes: number): void {
+    const align8 = (n: number): number => Math.ceil(n / 8) * 8;
+    const docs = Math.max(largest, this.docs);
+    const blob = align8(Math.max(blobBytes * 2, this.blobBytes, MIN_BLOB_BYTES));
+    const normsBytes = tables.reduce((sum, t) => sum + t.length * 8, 0);
+    this.stampAt = WEIGHTS_BYTES;
+    this.scoresAt = align8(this.stampAt + docs * 4);
+    this.listAt = this.scoresAt + docs * 8;
+    this.blobAt = align8(this.listAt + docs * 4);
+    const normsAt = this.blobAt + blob;
+    // Headroom for the small segments of new mail, so each does not lay everything out again.
+    this.normsLimit = normsAt + align8(normsBytes + normsBytes / 4);
+    const { memory } = this.kernel;
+    const pages = Math.ceil(this.normsLimit / PAGE) - memory.buffer.byteLength / PAGE;
+    if (pages > 0) memory.grow(pages);
+    this.docs = docs;
+    this.blobBytes = blob;
+    this.normsEnd = normsAt;
+    this.norms = new Map();
+    this.views().stamp.fill(0);
+    this.next = 1;
+  }
+
+  /** The byte views, made again when the memory grew (growing detaches the old ones). */
+  private views(): { stamp: Int32Array; bytes: Uint8Array } {
+    const buffer = this.kernel.memory.buffer;
+    if (buffer !== this.buffer) {
+      this.buffer = buffer;
+      this.bytes = new Uint8Array(buffer);
+      this.weights = new Float64Array(buffer, 0, MASKS);
+    }
+    return { stamp: new Int32Array(this.buffer, this.stampAt, this.docs), bytes: this.bytes };
+  }
+
+  private normsOf(table: DocTable, avgdl: number): Float64Array {
+    let at = this.norms.get(table);
+    if (at === undefined) {
+      at = { offset: this.normsEnd, avgdl: Number.NaN };
+      this.normsEnd += table.length * 8;
+      this.norms.set(table, at);
+    }
+    this.views();
+    const norms = new Float64Array(this.buffer, at.offset, table.length);
+    if (at.avgdl !== avgdl) {
+      for (let ord = 0; ord < table.length; ord++)
+        norms[ord] = BM25_K1 * (1 - BM25_B + (BM25_B * (table.tokens[ord] as number)) / avgdl);
+      at.avgdl = avgdl;
+    }
+    return norms;
+  }
+
+  /** The working arrays for `table` (prepared) and a base above every stamp written so far. */
+  arrays(table: DocTable, avgdl: number, groups: number): SegmentArrays {
+    const norms = this.normsOf(table, avgdl);
+    const { stamp } = this.views();
+    // A search stamps base … base + groups + 1.
+    if (this.next + groups + 2 > 0x7fffffff) {
+      stamp.fill(0);
+      this.next = 1;
+    }
+    const base = this.next;
+    this.next += groups + 2;
+    return {
+      stamp,
+      scores: new Float64Array(this.buffer, this.scoresAt, this.docs),
+      reachedList: new Int32Array(this.buffer, this.listAt, this.docs),
+      norms,
+      base,
+    };
+  }
+
+  /**
+   * Adds `idf × bm25(freq)` of each entry of a one-term phrase's postings blob to `sink`
+   * (arrays from arrays(), of a segment of `docs` documents) as it decodes them. In the
+   * search's first group every document counts; in later ones only those that reached the
+   * group before. Returns the new length of `sink.reachedList` (from `listed`).
+   */
+  score(
+    blob: Uint8Array,
+    columns: ColumnWeights,
+    idf: number,
+    first: boolean,
+    sink: ScoreSink,
+    docs: number,
+    listed: number,
+  ): number {
+    if (blob.length > this.blobBytes) throw new Error(`a blob of ${blob.length} bytes was not prepared for`);
+    const { bytes } = this.views();
+    bytes.set(blob, this.blobAt);
+    const weights = this.weights;
+    weights.fill(0);
+    let filter = 0;
+    for (let c = 0; c < columns.width; c++) {
+      if (columns.inFilter[c] === 0) continue;
+      filter |= 1 << c;
+      weights[1 << c] = columns.weights[c] as number;
+    }
+    // The entry count heads the blob as a varint.
+    let n = 0;
+    let at = 0;
+    for (let scale = 1; ; scale *= 0x80) {
+      const byte = blob[at++];
+      if (byte === undefined) throw corruptSegment();
+      n += (byte & 0x7f) * scale;
+      if (byte < 0x80) break;
+    }
+    const result = this.kernel.score(
+      this.blobAt + at,
+      n,
+      0,
+      filter,
+      1 << columns.width,
+      idf,
+      sink.k1 + 1.0,
+      sink.norms.byteOffset,
+      sink.stamp.byteOffset,
+      sink.scores.byteOffset,
+      docs,
+      sink.reaching,
+      sink.reached,
+      first ? 1 : 0,
+      sink.reachedList === null ? -1 : sink.reachedList.byteOffset,
+      listed,
+    );
+    if (result < 0 || this.kernel.end.value > this.blobAt + blob.length) throw corruptSegment();
+    return result;
+  }
+}
+
+let kernel: ScoreKernel | null = null;
+
+/** This thread's kernel, made on first use. */
+export function scoreKernel(): ScoreKernel {
+  kernel ??= new ScoreKernel();
+  return kernel;
+}
