@@ -140,5 +140,7 @@ describe('bm25 kernel', () => {
     expect(after.stamp.every((s) => s < after.base)).toBe(true);
     expect(before.norms.length).toBe(0);
     expect(kernel.arrays(small, 50, 1).norms[999]).toBe(1.2 * (1 - 0.75 + (0.75 * ((999 * 37) % 900)) / 50));
+    // A segment past the room prepared is refused, not written over the memory's end.
+    expect(() => kernel.arrays(table(1_000_000), 50, 1)).toThrow(/not prepared for this segment/);
   });
 });

@@ -163,6 +163,8 @@ class ScoreKernel {
   private normsOf(table: DocTable, avgdl: number): Float64Array {
     let at = this.norms.get(table);
     if (at === undefined) {
+      if (this.normsEnd + table.length * 8 > this.normsLimit)
+        throw new Error('the scoring memory was not prepared for this segment');
       at = { offset: this.normsEnd, avgdl: Number.NaN };
       this.normsEnd += table.length * 8;
       this.norms.set(table, at);
