@@ -70,7 +70,11 @@ interface NormsAt {
   avgdl: number;
 }
 
-/** A segment's working arrays: views into the kernel's memory, valid until the next prepare(). */
+/**
+ * A segment's working arrays: views into the kernel's memory, valid until the next prepare().
+ * Stamps are never cleared between searches: each counts from a base above every older one,
+ * and a sum is this search's only where its stamp is.
+ */
 export interface SegmentArrays {
   readonly stamp: Int32Array;
   readonly scores: Float64Array;
