@@ -58,7 +58,7 @@ export function decodeDocTable(blob: Uint8Array): DocTable {
 }
 
 /** What reading a postings segment that does not decode throws. */
-function corruptSegment(): MailsiftError {
+export function corruptSegment(): MailsiftError {
   return new MailsiftError('index_unavailable', 'a postings segment is corrupt; run `mailsift reindex`', {
     param: 'index',
   });
@@ -508,7 +508,7 @@ export interface ColumnWeights {
 }
 
 /** By a column's bit (1 << c): its weight in the filter, 0 outside it; and the filter as a mask. */
-function weightsByBit({ width, inFilter, weights }: ColumnWeights): {
+export function weightsByBit({ width, inFilter, weights }: ColumnWeights): {
   weightOf: Float64Array;
   filter: number;
 } {

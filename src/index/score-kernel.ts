@@ -3,8 +3,7 @@
 // the segment being scored) live in the kernel's own memory, where it reads and writes them
 // without a copy; only each postings blob is copied in before it is scored.
 
-import { MailsiftError } from '../core/errors.js';
-import type { ColumnWeights, DocTable } from './postings-codec.js';
+import { type ColumnWeights, corruptSegment, type DocTable, weightsByBit } from './postings-codec.js';
 import { SCORE_KERNEL_WASM } from './score-kernel-wasm.js';
 
 // The project's lib has no DOM types and @types/node 20 none for WebAssembly: what is used of it.
@@ -17,8 +16,7 @@ interface KernelExports {
   readonly memory: { readonly buffer: ArrayBuffer; grow(pages: number): number };
   readonly end: { readonly value: number };
   score(
-    at: number,
-    n: number,
+    blob: number,
     weightOf: number,
     filter: number,
     masks: number,
@@ -49,8 +47,9 @@ const BM25_B = 0.75;
 
 /**
  * Where one phrase's bm25 terms are summed, per document ordinal of a segment (see
- * segment-scores.ts), in the kernel's memory: `stamp[ord]` says how far the document got in the search (`reaching`:
- * it holds every earlier group; `reached`: this group too), `scores[ord]` its sum so far.
+ * segment-scores.ts), in the kernel's memory: `stamp[ord]` says how far the document got in
+ * the search (`reaching`: it holds every earlier group; `reached`: this group too),
+ * `scores[ord]` its sum so far.
  */
 export interface ScoreSink {
   readonly stamp: Int32Array;
@@ -83,12 +82,6 @@ export interface SegmentArrays {
   readonly norms: Float64Array;
   /** A stamp above every one written so far: the search counts from here. */
   readonly base: number;
-}
-
-function corruptSegment(): MailsiftError {
-  return new MailsiftError('index_unavailable', 'a postings segment is corrupt; run `mailsift reindex`', {
-    param: 'index',
-  });
 }
 
 /**
@@ -149,19 +142,23 @@ class ScoreKernel {
     this.blobBytes = blob;
     this.normsEnd = normsAt;
     this.norms = new Map();
-    this.views().stamp.fill(0);
+    this.stamps().fill(0);
     this.next = 1;
   }
 
-  /** The byte views, made again when the memory grew (growing detaches the old ones). */
-  private views(): { stamp: Int32Array; bytes: Uint8Array } {
+  /** The memory, its views made again when it grew (growing detaches the old ones). */
+  private refresh(): ArrayBuffer {
     const buffer = this.kernel.memory.buffer;
     if (buffer !== this.buffer) {
       this.buffer = buffer;
       this.bytes = new Uint8Array(buffer);
       this.weights = new Float64Array(buffer, 0, MASKS);
     }
-    return { stamp: new Int32Array(this.buffer, this.stampAt, this.docs), bytes: this.bytes };
+    return buffer;
+  }
+
+  private stamps(): Int32Array {
+    return new Int32Array(this.refresh(), this.stampAt, this.docs);
   }
 
   private normsOf(table: DocTable, avgdl: number): Float64Array {
@@ -173,8 +170,7 @@ class ScoreKernel {
       this.normsEnd += table.length * 8;
       this.norms.set(table, at);
     }
-    this.views();
-    const norms = new Float64Array(this.buffer, at.offset, table.length);
+    const norms = new Float64Array(this.refresh(), at.offset, table.length);
     if (at.avgdl !== avgdl) {
       for (let ord = 0; ord < table.length; ord++)
         norms[ord] = BM25_K1 * (1 - BM25_B + (BM25_B * (table.tokens[ord] as number)) / avgdl);
@@ -186,7 +182,7 @@ class ScoreKernel {
   /** The working arrays for `table` (prepared) and a base above every stamp written so far. */
   arrays(table: DocTable, avgdl: number, groups: number): SegmentArrays {
     const norms = this.normsOf(table, avgdl);
-    const { stamp } = this.views();
+    const stamp = this.stamps();
     // A search stamps base … base + groups + 1.
     if (this.next + groups + 2 > 0x7fffffff) {
       stamp.fill(0);
@@ -219,31 +215,16 @@ class ScoreKernel {
     listed: number,
   ): number {
     if (blob.length > this.blobBytes) throw new Error(`a blob of ${blob.length} bytes was not prepared for`);
-    const { bytes } = this.views();
-    bytes.set(blob, this.blobAt);
-    const weights = this.weights;
-    weights.fill(0);
-    let filter = 0;
-    for (let c = 0; c < columns.width; c++) {
-      if (columns.inFilter[c] === 0) continue;
-      filter |= 1 << c;
-      weights[1 << c] = columns.weights[c] as number;
-    }
-    // The entry count heads the blob as a varint.
-    let n = 0;
-    let at = 0;
-    for (let scale = 1; ; scale *= 0x80) {
-      const byte = blob[at++];
-      if (byte === undefined) throw corruptSegment();
-      n += (byte & 0x7f) * scale;
-      if (byte < 0x80) break;
-    }
+    this.refresh();
+    this.bytes.set(blob, this.blobAt);
+    const { weightOf, filter } = weightsByBit(columns);
+    this.weights.fill(0);
+    this.weights.set(weightOf);
     const result = this.kernel.score(
-      this.blobAt + at,
-      n,
+      this.blobAt,
       0,
       filter,
-      1 << columns.width,
+      weightOf.length,
       idf,
       sink.k1 + 1.0,
       sink.norms.byteOffset,

@@ -1,7 +1,7 @@
-;; bm25 of one one-term phrase's postings blob, summed into a segment's working arrays as it
-;; is decoded: scoreWeighted's loop (postings-codec.ts layout) in WebAssembly, where it runs
-;; ~1.8x faster than in JavaScript with the same floats (1M archive, 120-230k entries a blob:
-;; 17-22 ns an entry in V8, 10-13 here). Built into score-kernel-wasm.ts by
+;; bm25 of one one-term phrase's postings blob (postings-codec.ts layout), summed into a
+;; segment's working arrays as it is decoded: the loop was JavaScript, and runs ~1.8x faster
+;; here with the same floats (1M archive, 120-230k entries a blob: 17-22 ns an entry in V8,
+;; 10-13 here). Built into score-kernel-wasm.ts by
 ;; scripts/build-score-kernel.mjs; the arrays are the caller's, in this module's memory.
 (module
   (memory (export "memory") 1)
@@ -24,15 +24,22 @@
 
   ;; Returns the new length of the reached list, or -1 for a blob that does not decode.
   (func (export "score")
-    (param $at i32) (param $n i32) (param $weightOf i32) (param $filter i32) (param $masks i32)
+    (param $at i32) (param $weightOf i32) (param $filter i32) (param $masks i32)
     (param $idf f64) (param $saturation f64)
     (param $norms i32) (param $stamp i32) (param $scores i32) (param $docs i32)
     (param $reaching i32) (param $reached i32) (param $first i32)
     (param $list i32) (param $listed i32)
     (result i32)
-    (local $i i32) (local $ord i32) (local $gap i32) (local $mask i32) (local $count i32)
+    (local $n i32) (local $i i32) (local $ord i32) (local $gap i32) (local $mask i32) (local $count i32)
     (local $rest i32) (local $bit i32) (local $f f64) (local $was i32)
     (local $stampAt i32) (local $scoreAt i32) (local $term f64)
+    ;; The entry count heads the blob.
+    (local.set $n (i32.load8_u (local.get $at)))
+    (if (i32.ge_u (local.get $n) (i32.const 0x80))
+      (then
+        (local.set $n (call $varint (local.get $at)))
+        (local.set $at (global.get $end)))
+      (else (local.set $at (i32.add (local.get $at) (i32.const 1)))))
     (local.set $ord (i32.const -1))
     (block $done
       (loop $entry
@@ -49,7 +56,7 @@
         (local.set $mask (i32.load8_u (local.get $at)))
         (local.set $at (i32.add (local.get $at) (i32.const 1)))
         (if (i32.ge_u (local.get $mask) (local.get $masks)) (then (return (i32.const -1))))
-        ;; Σ weight × count over the columns present, lowest bit first (as scoreWeighted adds).
+        ;; Σ weight × count over the columns present, lowest bit first (as decodeWeighted adds).
         (local.set $f (f64.const 0))
         (local.set $rest (local.get $mask))
         (block $columns
