@@ -289,10 +289,8 @@ function matchPeople(db: Db, questionWords: readonly string[], inboxIds: readonl
 }
 
 /**
- * The senders each of `names` stands for (the LLM's people, organisations and domains): an
- * address as it is, or by its start (`noreply@github`); a domain (`kestrelpack.com`, `@kestrelpack.com`) by the senders at it or
- * under it; a name by the senders whose words (sender words, as the rules match them) hold
- * every word of it. A name that matches no sender, or more than MAX_SENDERS_PER_NAME, is
+ * The senders each of `names` stands for (the LLM's people, organisations and domains), by
+ * namedSenders. A name that matches no sender, or more than MAX_SENDERS_PER_NAME, is
  * returned as unknown.
  */
 export function resolvePeople(
@@ -300,41 +298,40 @@ export function resolvePeople(
   names: readonly string[],
   inboxIds: readonly number[],
 ): { people: string[]; unknown: string[] } {
-  const { byWord, senders } =
-    inboxIds.length === 0
-      ? { byWord: new Map<string, Set<string>>(), senders: [] }
-      : knownSenders(db, inboxIds);
+  const known = knownSenders(db, inboxIds);
   const people = new Set<string>();
   const unknown: string[] = [];
   for (const name of names) {
-    const wanted = name.trim().toLowerCase();
-    let found: string[];
-    // An address, whole or its start as an agent would write it (`noreply@github`).
-    if (/^[^@\s]+@[^@\s]+$/.test(wanted))
-      found = senders.includes(wanted) ? [wanted] : senders.filter((a) => a.startsWith(wanted));
-    else if (/^@?[\p{L}\p{N}-]+(\.[\p{L}\p{N}-]+)+$/u.test(wanted)) {
-      const domain = wanted.replace(/^@/, '');
-      found = senders.filter((a) => a.endsWith(`@${domain}`) || a.endsWith(`.${domain}`));
-    } else {
-      const words = [...wanted.matchAll(/[\p{L}\p{N}]+/gu)]
-        .map((m) => foldTerm(m[0]))
-        .filter((w) => w.length >= 3);
-      found =
-        words.length === 0
-          ? []
-          : [...(byWord.get(words[0] as string) ?? [])].filter((a) =>
-              words.every((w) => byWord.get(w)?.has(a) === true),
-            );
-      // An organisation written in words ("Kestrel Pack", "Nordkap Print") by its domain.
-      if (found.length === 0 && words.length > 1) {
-        const joined = words.join('');
-        found = senders.filter((a) => domainLabel(a).replaceAll('-', '') === joined);
-      }
-    }
+    const found = namedSenders(name.trim().toLowerCase(), known);
     if (found.length === 0 || found.length > MAX_SENDERS_PER_NAME) unknown.push(name);
     else for (const address of found) people.add(address);
   }
   return { people: [...people].sort(), unknown };
+}
+
+/**
+ * The senders `wanted` (lowercased) names: an address as it is, or by its start
+ * (`noreply@github`); a domain (`kestrelpack.com`, `@kestrelpack.com`) by the senders at it
+ * or under it; a name by the senders whose words (as the rules match them) hold every word
+ * of it, or an organisation written in words ("Kestrel Pack") by its domain.
+ */
+function namedSenders(wanted: string, { senders, byWord }: KnownSenders): string[] {
+  if (/^[^@\s]+@[^@\s]+$/.test(wanted))
+    return senders.includes(wanted) ? [wanted] : senders.filter((a) => a.startsWith(wanted));
+  if (/^@?[\p{L}\p{N}-]+(\.[\p{L}\p{N}-]+)+$/u.test(wanted)) {
+    const domain = wanted.replace(/^@/, '');
+    return senders.filter((a) => a.endsWith(`@${domain}`) || a.endsWith(`.${domain}`));
+  }
+  const words = [...wanted.matchAll(/[\p{L}\p{N}]+/gu)]
+    .map((m) => foldTerm(m[0]))
+    .filter((w) => w.length >= 3);
+  if (words.length === 0) return [];
+  const byWords = [...(byWord.get(words[0] as string) ?? [])].filter((a) =>
+    words.every((w) => byWord.get(w)?.has(a) === true),
+  );
+  if (byWords.length > 0 || words.length === 1) return byWords;
+  const joined = words.join('');
+  return senders.filter((a) => domainLabel(a).replaceAll('-', '') === joined);
 }
 
 /** The first label of an address's domain, folded: `kestrelpack` of `mike@kestrelpack.com`. */

@@ -208,6 +208,7 @@ export async function retrieve(
     }
   }
 
+  const keywordKeys = keyword.map(keywordThreads);
   // A keyword hit counts by how much of the question it matches (fully for a named
   // identifier): alone, bm25 order is all there is; next to the vector leg, a hit on one
   // common word should not outvote it.
@@ -223,10 +224,7 @@ export async function retrieve(
   const threadScores = fuse(
     texts.flatMap((_, i) => {
       const leg = vectors[i] as VectorLeg;
-      return [
-        keywordThreads(keyword[i] as KeywordHit[]),
-        mergeLeg([leg.threads, leg.chunks.map((c) => c.threadKey)]),
-      ];
+      return [keywordKeys[i] as string[], mergeLeg([leg.threads, leg.chunks.map((c) => c.threadKey)])];
     }),
     keywordWeights.flatMap((w) => [w.threads, unweighted]),
   );
@@ -256,7 +254,7 @@ export async function retrieve(
   // The stages as the question itself ranked them (its rephrasings' lists only join the fusion).
   options.trace?.({
     keyword: (keyword[0] as KeywordHit[]).map((h) => h.rowid),
-    keywordThreads: keywordThreads(keyword[0] as KeywordHit[]),
+    keywordThreads: keywordKeys[0] as string[],
     summaries: (vectors[0] as VectorLeg).threads,
     details: [...new Set((chunks[0] as VectorChunk[]).flatMap((c) => c.rowids))],
     threads: fusedThreads.map(([key]) => key),
