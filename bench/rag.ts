@@ -98,7 +98,9 @@ const refiner = ((): ChatModel | undefined => {
       replies.set(key, reply);
       return reply;
     },
-    ...(llm.close ? { close: () => (llm.close as () => Promise<void>)() } : {}),
+    close: async () => {
+      await llm.close?.();
+    },
   };
 })();
 const root = join(process.cwd(), '.bench');
