@@ -130,6 +130,7 @@ describe('textAnalyzer', () => {
         'stem:stripe',
         'com',
         'compound:billing_stripe_com',
+        'compound:stripe_com',
       ].filter((term) => term !== 'stem:stripe'),
     );
   });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { identifierAnalyzer, textAnalyzer } from './analyzers.js';
 import { assertAnalyzesTo, spans } from './assert-analyzes-to.js';
+import { MAX_SUFFIX_COMPOUNDS } from './compound-filter.js';
 import { MAX_TOKEN_LENGTH } from './fold.js';
 
 const text = textAnalyzer(null);
@@ -22,9 +23,17 @@ describe('compoundFilter', () => {
       '3',
       '1',
       'compound:v2_3_1',
+      'compound:3_1',
       'today',
     ]);
-    assertAnalyzesTo(text, 'call +1-555-0100', ['call', '1', '555', '0100', 'compound:1_555_0100']);
+    assertAnalyzesTo(text, 'call +1-555-0100', [
+      'call',
+      '1',
+      '555',
+      '0100',
+      'compound:1_555_0100',
+      'compound:555_0100',
+    ]);
   });
 
   it('adds addresses, domains and snake_case names', () => {
@@ -36,6 +45,8 @@ describe('compoundFilter', () => {
       'c',
       'com',
       'compound:a_b_c_com',
+      'compound:b_c_com',
+      'compound:c_com',
     ]);
     assertAnalyzesTo(text, 'see stripe.com', ['see', 'stripe', 'com', 'compound:stripe_com']);
     assertAnalyzesTo(text, 'set max_retry_count', [
@@ -44,6 +55,22 @@ describe('compoundFilter', () => {
       'retry',
       'count',
       'compound:max_retry_count',
+      'compound:retry_count',
+    ]);
+  });
+
+  it('adds only the suffixes that are identifiers themselves', () => {
+    assertAnalyzesTo(text, 'see docs.well-known and 2024-follow-up', [
+      'see',
+      'docs',
+      'well',
+      'known',
+      'compound:docs_well_known',
+      'and',
+      '2024',
+      'follow',
+      'up',
+      'compound:2024_follow_up',
     ]);
   });
 
@@ -67,11 +94,13 @@ describe('compoundFilter', () => {
       'stripe',
       'com',
       'compound:billing_stripe_com',
+      'compound:stripe_com',
       'https',
       'docs',
       'stripe',
       'com',
       'compound:docs_stripe_com',
+      'compound:stripe_com',
       'api',
     ]);
   });
@@ -91,13 +120,15 @@ describe('compoundFilter', () => {
     expect(spans(input, tokens)).toEqual(['Ref', 'ÉTÉ', '2024', 'ÉTÉ-2024', 'at', 'Straße', '5', 'Straße.5']);
   });
 
-  it('caps compounds of many parts', () => {
-    const input = Array.from({ length: 500 }, (_, i) => `p${i}`).join('.');
+  it('caps compounds of many parts, and their number', () => {
+    const input = Array.from({ length: 5000 }, (_, i) => `p${i}`).join('.');
     const tokens = text.analyze(input, 'document');
-    const compound = tokens.find((t) => t.kind === 'compound');
-    expect(compound?.term.length).toBe(MAX_TOKEN_LENGTH);
-    expect(compound?.term.startsWith('p0_p1_p2_')).toBe(true);
-    expect(tokens.filter((t) => t.kind === 'word')).toHaveLength(500);
+    const compounds = tokens.filter((t) => t.kind === 'compound');
+    expect(compounds).toHaveLength(1 + MAX_SUFFIX_COMPOUNDS);
+    expect(compounds.every((t) => t.term.length === MAX_TOKEN_LENGTH)).toBe(true);
+    expect(compounds[0]?.term.startsWith('p0_p1_p2_')).toBe(true);
+    expect(compounds.at(-1)?.term.startsWith(`p${MAX_SUFFIX_COMPOUNDS}_`)).toBe(true);
+    expect(tokens.filter((t) => t.kind === 'word')).toHaveLength(5000);
   });
 });
 

@@ -1,8 +1,9 @@
 // Token filters: the text side adds one 'compound' token for each identifier written as runs
-// tied by `.@-_` (`INV-4471` → inv_4471, `a.b@c.com` → a_b_c_com, `v2.3.1` → v2_3_1), so a
-// body query for the whole identifier can require it whole; the identifier side adds every
-// suffix of such a run, so a query for any stretch of an address is one prefix lookup. The
-// parts stay as word tokens.
+// tied by `.@-_` (`INV-4471` → inv_4471, `a.b@c.com` → a_b_c_com, `v2.3.1` → v2_3_1), and one
+// for each suffix of it that is an identifier too (b_c_com, c_com), so a body query for any
+// stretch of an identifier is one term, whole or as the start of a longer one; the
+// identifier side adds every suffix of such a run, so a query for any stretch of an address
+// is one prefix lookup. The parts stay as word tokens.
 
 import { capTerm, hasAsciiDigit, MAX_TOKEN_LENGTH } from './fold.js';
 import type { StreamToken, TokenFilter } from './types.js';
@@ -32,6 +33,9 @@ export function groupWords<T extends Pick<StreamToken, 'start' | 'end' | 'joiner
   return groups;
 }
 
+/** Joiners that alone do not make an identifier (`well-known`, `Jean-Pierre`). */
+const HYPHENS: ReadonlySet<string> = new Set(['-', '\u2010', '\u2011']);
+
 /**
  * The compound term of a group, or null when the group is not an identifier. Qualify:
  * anything with a digit (`INV-4471`, `v2.3.1`, `+1-555-0100`) and anything tied by `.`,
@@ -44,8 +48,7 @@ export function compoundTerm(parts: readonly Pick<StreamToken, 'term' | 'joiner'
   let qualifies = false;
   let term = '';
   for (const [i, part] of parts.entries()) {
-    if (i > 0 && part.joiner !== '-' && part.joiner !== '\u2010' && part.joiner !== '\u2011')
-      qualifies = true;
+    if (i > 0 && !HYPHENS.has(part.joiner)) qualifies = true;
     if (!qualifies && hasAsciiDigit(part.term)) qualifies = true;
     // Stop growing once past the cap: a 10,000-part dotted run must stay linear.
     if (term.length <= MAX_TOKEN_LENGTH) term = i === 0 ? part.term : term + COMPOUND_SEPARATOR + part.term;
@@ -54,7 +57,40 @@ export function compoundTerm(parts: readonly Pick<StreamToken, 'term' | 'joiner'
 }
 
 /**
- * Emits each compound right after its last part, so parts stay adjacent for phrases.
+ * Suffix compounds one run adds at most, besides its whole compound: real identifiers have
+ * a few parts (a host name ~8), and a 10,000-part dotted run must stay linear.
+ */
+export const MAX_SUFFIX_COMPOUNDS = 16;
+
+/**
+ * Pushes the compounds of the run tokens[first..last] (two or more parts): the whole run's,
+ * then each shorter suffix that is an identifier itself (compoundTerm's rule), longest first
+ * (`noreply@github.com` → noreply_github_com, github_com). Built from the end, each suffix
+ * from the (cut) next one; cutting from the end keeps the start, so the whole run's term is
+ * compoundTerm's.
+ */
+function pushCompounds(
+  out: StreamToken[],
+  tokens: readonly StreamToken[],
+  first: number,
+  last: number,
+): void {
+  const end = (tokens[last] as StreamToken).end;
+  let term = (tokens[last] as StreamToken).term;
+  let qualifies = hasAsciiDigit(term);
+  const found: StreamToken[] = [];
+  for (let i = last - 1; i >= first; i--) {
+    const part = tokens[i] as StreamToken;
+    if (!HYPHENS.has((tokens[i + 1] as StreamToken).joiner) || hasAsciiDigit(part.term)) qualifies = true;
+    term = capTerm(part.term + COMPOUND_SEPARATOR + term);
+    if (qualifies && (i === first || i - first <= MAX_SUFFIX_COMPOUNDS))
+      found.push({ term, start: part.start, end, kind: 'compound', source: term, ascii: false, joiner: '' });
+  }
+  for (let i = found.length - 1; i >= 0; i--) out.push(found[i] as StreamToken);
+}
+
+/**
+ * Emits a run's compounds right after its last part, so parts stay adjacent for phrases.
  * Expects word tokens only: it runs before the stem filter. Groups are found in place, not
  * gathered as groupWords does: nearly every word is a group of one, an array per token.
  */
@@ -66,11 +102,7 @@ export const compoundFilter: TokenFilter = (tokens) => {
     out.push(token);
     const next = tokens[i + 1];
     if (next !== undefined && tied(token, next)) continue;
-    const term = i > first ? compoundTerm(tokens.slice(first, i + 1)) : null;
-    if (term !== null) {
-      const start = (tokens[first] as StreamToken).start;
-      out.push({ term, start, end: token.end, kind: 'compound', source: term, ascii: false, joiner: '' });
-    }
+    if (i > first) pushCompounds(out, tokens, first, i);
     first = i + 1;
   }
   return out;

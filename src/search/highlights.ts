@@ -2,6 +2,7 @@
 // matched terms wrapped in `**`, located with the analyzers' token offsets.
 
 import {
+  COMPOUND_SEPARATOR,
   identifierWordsAnalyzer,
   JOINER_CHARS,
   type Language,
@@ -59,9 +60,12 @@ function textSpans(
   terms: HighlightTerms,
 ): { spans: Span[]; words: Token[] } {
   const tokens = textAnalyzer(language).analyze(text, 'document');
-  const spans: Span[] = tokens.filter((t) =>
-    t.kind === 'stem' ? terms.stems.has(t.term) : terms.textExact.has(t.term) || terms.stems.has(t.term),
-  );
+  const spans: Span[] = tokens.filter((t) => {
+    if (t.kind === 'compound')
+      return terms.textCompounds.some((compound) => startsCompound(t.term, compound));
+    if (t.kind === 'stem') return terms.stems.has(t.term);
+    return terms.textExact.has(t.term) || terms.stems.has(t.term);
+  });
   const words = tokens.filter((t) => t.kind === 'word');
   for (const phrase of terms.textPhrases) {
     for (let k = 0; k + phrase.length <= words.length; k++) {
@@ -72,6 +76,11 @@ function textSpans(
   }
   return { spans, words };
 }
+
+/** `term` is `compound` or a longer compound starting with it (as the index matches it). */
+const startsCompound = (term: string, compound: string): boolean =>
+  term.startsWith(compound) &&
+  (term.length === compound.length || term[compound.length] === COMPOUND_SEPARATOR);
 
 /** Characters of a text field analysed first for its fragments: ×4 each time more are needed. */
 const FIRST_CHARS = 2048;

@@ -151,7 +151,13 @@ function loadSource(db: Db, rowid: number): HitSource {
 
 /** The query's highlight terms, as a key: equal keys, equal highlights. */
 export function highlightKey(terms: HighlightTerms): string {
-  return JSON.stringify([terms.identifierGroups, [...terms.textExact], terms.textPhrases, [...terms.stems]]);
+  return JSON.stringify([
+    terms.identifierGroups,
+    [...terms.textExact],
+    terms.textCompounds,
+    terms.textPhrases,
+    [...terms.stems],
+  ]);
 }
 
 /** The archive state hits are kept under, and the query's highlight terms with their key. */

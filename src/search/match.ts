@@ -52,6 +52,16 @@ export interface GroupMatch {
 const word = (term: string): Phrase => ({ terms: [term], prefix: false });
 
 /**
+ * A compound whole, or as the start of a longer one (`lewis_acme` in lewis_acme_corp_com),
+ * as documents index every suffix of a run. A compound cut to the cap matches as a prefix
+ * already: longer runs were cut alike.
+ */
+function compoundPhrases(term: string): Phrase[] {
+  if (term.length >= MAX_TOKEN_LENGTH) return [word(term)];
+  return [word(term), { terms: [term + COMPOUND_SEPARATOR], prefix: true }];
+}
+
+/**
  * A group on identifier fields: one part is a word; several are one of the suffix
  * compounds documents index (`lewis@acme` → _lewis_acme…, within one address or word).
  * The last part matches by prefix when `prefix` allows, else whole: the compound alone or
@@ -61,9 +71,18 @@ function identifierPhrases(group: QueryGroup, prefix: boolean): Phrase[] {
   const last = group.parts.length - 1;
   const term = last === 0 ? (group.parts[0] as string) : identifierCompound(group.parts);
   if (prefix && isPrefixPart(group, last)) return [{ terms: [term], prefix: true }];
-  // A compound cut to the cap matches as a prefix already: longer runs were cut alike.
-  if (last === 0 || term.length >= MAX_TOKEN_LENGTH) return [word(term)];
-  return [word(term), { terms: [term + COMPOUND_SEPARATOR], prefix: true }];
+  return last === 0 ? [word(term)] : compoundPhrases(term);
+}
+
+/**
+ * A group on text fields: a word, an identifier's compound (`INV-4471`, `lewis@acme-corp`:
+ * within one identifier of the text, never its parts apart or spaced, and one term rather
+ * than a walk over parts that an owner's address puts in every message), or, for hyphenated
+ * words that are no identifier (`well-known`), the adjacent parts.
+ */
+function textPhrases(group: QueryGroup): Phrase[] {
+  if (group.compound !== null) return compoundPhrases(group.compound);
+  return [{ terms: group.parts, prefix: false }];
 }
 
 /**
@@ -74,9 +93,7 @@ function alternatives(group: QueryGroup, match: GroupMatch): Alternative[] {
   const found: Alternative[] = [
     { columns: IDENTIFIER_COLUMNS, phrases: identifierPhrases(group, match.prefix) },
   ];
-  const text: Phrase[] = [];
-  if (group.compound !== null) text.push(word(group.compound));
-  text.push({ terms: group.parts, prefix: false });
+  const text = textPhrases(group);
   for (const variant of match.variants ?? []) text.push(word(variant));
   found.push({ columns: EXACT_TEXT_COLUMNS, phrases: text });
   if (group.parts.length !== 1) return found;
@@ -167,9 +184,11 @@ export interface HighlightTerms {
   readonly identifierGroups: ReadonlyArray<
     ReadonlyArray<{ readonly term: string; readonly prefix: boolean }>
   >;
-  /** Text fields: exact words, compounds and typo variants; stems match stem tokens. */
+  /** Text fields: exact words and typo variants; stems match stem tokens. */
   readonly textExact: ReadonlySet<string>;
-  /** Text fields: multi-part groups, matched as adjacent words (as the index's phrase does). */
+  /** Text fields: identifiers' compounds, matched whole or as the start of a compound token. */
+  readonly textCompounds: readonly string[];
+  /** Text fields: hyphenated words, matched as adjacent words (as the index's phrase does). */
   readonly textPhrases: ReadonlyArray<readonly string[]>;
   readonly stems: ReadonlySet<string>;
 }
@@ -182,13 +201,13 @@ export function highlightTerms(
   const stems = new Set<string>();
   groups.forEach((group, g) => {
     if (group.parts.length === 1) textExact.add(group.parts[0] as string);
-    if (group.compound !== null) textExact.add(group.compound);
     for (const variant of variants.get(g) ?? []) textExact.add(variant);
     if (group.parts.length === 1) for (const stem of group.stems[0] ?? []) stems.add(stem);
   });
   const identifierGroups = groups.map((group) =>
     group.parts.map((term, i) => ({ term, prefix: isPrefixPart(group, i) })),
   );
-  const textPhrases = groups.filter((g) => g.parts.length > 1).map((g) => g.parts);
-  return { identifierGroups, textExact, textPhrases, stems };
+  const textCompounds = groups.flatMap((g) => (g.compound === null ? [] : [g.compound]));
+  const textPhrases = groups.filter((g) => g.parts.length > 1 && g.compound === null).map((g) => g.parts);
+  return { identifierGroups, textExact, textCompounds, textPhrases, stems };
 }

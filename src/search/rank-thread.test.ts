@@ -22,8 +22,18 @@ afterAll(async () => {
 });
 
 // Word queries' counts in the thread's segments are read by the caller from mask counts;
-// `stripe.com` has a phrase of two terms, whose counts the thread is asked for.
-const QUERIES = ['budget', 'invoice', 'q3 budget decision', 'acme', 'stripe.com', 'received', 'maria'];
+// `kick-off` is a phrase of two terms, whose counts the thread is asked for; `stripe.com`
+// a compound, whole or by prefix.
+const QUERIES = [
+  'budget',
+  'invoice',
+  'q3 budget decision',
+  'acme',
+  'stripe.com',
+  'kick-off',
+  'received',
+  'maria',
+];
 
 /** Every message id and score of `q`'s first page of 100, ranked cold. */
 function ranked(q: string, threads = false): string[] {

@@ -82,6 +82,17 @@ describe('text fields', () => {
     expect(ids('inv 4471')).toContain('ledger-0412@acme.io');
   });
 
+  it('match any stretch of an identifier written in them', () => {
+    // reply-0403 quotes "Stripe <billing@stripe.com> wrote:"; its own fields are acme.io's.
+    expect(hit('stripe.com', 'reply-0403@acme.io').highlights.quoted?.[0]).toContain(
+      'billing@**stripe.com**',
+    );
+    expect(hit('billing@stripe', 'reply-0403@acme.io').highlights.quoted?.[0]).toContain(
+      '**billing@stripe.com**',
+    );
+    expect(ids('lling@stripe')).not.toContain('reply-0403@acme.io');
+  });
+
   it('treat quotes and syntax characters as plain text', () => {
     expect(ids('"INV-4471" AND (NOT')).toEqual([]);
     expect(ids('"INV-4471"')[0]).toBe('stripe-4471@mail.stripe.com');
