@@ -1,7 +1,10 @@
 // The keyword leg's own rules on real Snowball stems and messages: Russian stem alternation,
 // fusion weights by the idf of the question words a message matches.
 
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { searchMessages } from '../search/index.js';
 import { extractFilters } from './filters.js';
 import { contentGroups, keywordLeg, questionSynonyms, russianAlternates } from './keyword-leg.js';
 import { type FixtureArchive, openFixtureArchive } from './test-helpers.js';
@@ -72,6 +75,46 @@ describe('Russian consonant alternation', () => {
       // Neither month nor year is in its text, yet it answers all the question asks.
       expect(best?.weight).toBe(1);
     });
+  });
+});
+
+describe('an identifier in a question', () => {
+  let archive: FixtureArchive;
+  beforeAll(async () => {
+    archive = await openFixtureArchive('paraphrase');
+    // Prose often spaces an identifier's parts: "NP 4471", not "NP-4471".
+    writeFileSync(
+      join(archive.folder, '06-remittance.eml'),
+      [
+        'From: Paolo Ferri <paolo.ferri@ferri-studio.example>',
+        'To: Greta Lindqvist <accounts@nordkap-print.example>',
+        'Subject: Re: your reminder',
+        'Date: Wed, 06 Mar 2024 09:12:00 +0100',
+        'Message-ID: <ferri-remittance-0306@ferri-studio.example>',
+        'Content-Type: text/plain; charset=utf-8',
+        '',
+        'Dear Ms Lindqvist,',
+        '',
+        'the transfer for NP 4471 left our bank yesterday; the remittance advice is attached to my next mail.',
+        '',
+        'Paolo',
+        '',
+      ].join('\r\n'),
+    );
+    await archive.engine.ingest([archive.folder], { inbox: 'work', workers: 0 });
+  });
+  afterAll(() => archive.engine.close());
+
+  it('matches it joined and spaced, where agent search takes it only as written', () => {
+    const weights = legWeights(archive, 'was NP-4471 settled?');
+    expect(Object.keys(weights)).toEqual(
+      expect.arrayContaining([
+        'np-4471-reminder@nordkap-print.example',
+        'ferri-remittance-0306@ferri-studio.example',
+      ]),
+    );
+    const searched = searchMessages(archive.engine.archive.db, { q: 'NP-4471' }).messages;
+    expect(searched.map((m) => m.messageId)).toEqual(['np-4471-reminder@nordkap-print.example']);
   });
 });
 

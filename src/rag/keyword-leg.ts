@@ -152,7 +152,7 @@ export function questionSynonyms(
 
 /** Any of the group's forms in any field; identifiers match whole tokens, not prefixes. */
 function groupExpression(group: QueryGroup): string {
-  return `(${groupAlternatives(withAlternates(group), { prefix: false, otherForms: true }).join(' OR ')})`;
+  return `(${groupAlternatives(withAlternates(group), { prefix: false, otherForms: true, spacedParts: true }).join(' OR ')})`;
 }
 
 /**
