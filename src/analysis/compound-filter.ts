@@ -37,6 +37,13 @@ export function groupWords<T extends Pick<StreamToken, 'start' | 'end' | 'joiner
 const HYPHENS: ReadonlySet<string> = new Set(['-', '\u2010', '\u2011']);
 
 /**
+ * `part` makes a run holding it an identifier: by a digit, or, `tied` to a part before it in
+ * the run, by a joiner other than a hyphen.
+ */
+const identifies = (part: Pick<StreamToken, 'term' | 'joiner'>, tied: boolean): boolean =>
+  hasAsciiDigit(part.term) || (tied && !HYPHENS.has(part.joiner));
+
+/**
  * The compound term of a group, or null when the group is not an identifier. Qualify:
  * anything with a digit (`INV-4471`, `v2.3.1`, `+1-555-0100`) and anything tied by `.`,
  * `@` or `_` (`stripe.com`, `noreply@github`, `snake_case`). Plain hyphenated words
@@ -48,8 +55,7 @@ export function compoundTerm(parts: readonly Pick<StreamToken, 'term' | 'joiner'
   let qualifies = false;
   let term = '';
   for (const [i, part] of parts.entries()) {
-    if (i > 0 && !HYPHENS.has(part.joiner)) qualifies = true;
-    if (!qualifies && hasAsciiDigit(part.term)) qualifies = true;
+    if (!qualifies && identifies(part, i > 0)) qualifies = true;
     // Stop growing once past the cap: a 10,000-part dotted run must stay linear.
     if (term.length <= MAX_TOKEN_LENGTH) term = i === 0 ? part.term : term + COMPOUND_SEPARATOR + part.term;
   }
@@ -77,11 +83,13 @@ function pushCompounds(
 ): void {
   const end = (tokens[last] as StreamToken).end;
   let term = (tokens[last] as StreamToken).term;
-  let qualifies = hasAsciiDigit(term);
   const found: StreamToken[] = [];
+  let qualifies = false;
   for (let i = last - 1; i >= first; i--) {
     const part = tokens[i] as StreamToken;
-    if (!HYPHENS.has((tokens[i + 1] as StreamToken).joiner) || hasAsciiDigit(part.term)) qualifies = true;
+    // The suffix from i holds part i and, tied inside it, part i + 1.
+    if (!qualifies && (identifies(tokens[i + 1] as StreamToken, true) || identifies(part, false)))
+      qualifies = true;
     term = capTerm(part.term + COMPOUND_SEPARATOR + term);
     if (qualifies && (i === first || i - first <= MAX_SUFFIX_COMPOUNDS))
       found.push({ term, start: part.start, end, kind: 'compound', source: term, ascii: false, joiner: '' });
