@@ -59,31 +59,36 @@ describe('compoundFilter', () => {
     ]);
   });
 
-  it('adds only the suffixes that are identifiers themselves', () => {
+  it('adds every suffix of two or more parts, hyphenated ones too', () => {
     assertAnalyzesTo(text, 'see docs.well-known and 2024-follow-up', [
       'see',
       'docs',
       'well',
       'known',
       'compound:docs_well_known',
+      'compound:well_known',
       'and',
       '2024',
       'follow',
       'up',
       'compound:2024_follow_up',
+      'compound:follow_up',
     ]);
   });
 
-  it('leaves plain hyphenated words as words', () => {
+  it('ties plain hyphenated words into a compound after their parts', () => {
     assertAnalyzesTo(text, 'a well-known e-mail from Jean-Pierre', [
       'word:a',
       'word:well',
       'word:known',
+      'compound:well_known',
       'word:e',
       'word:mail',
+      'compound:e_mail',
       'word:from',
       'word:jean',
       'word:pierre',
+      'compound:jean_pierre',
     ]);
   });
 

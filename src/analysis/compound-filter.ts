@@ -1,11 +1,11 @@
-// Token filters: the text side adds one 'compound' token for each identifier written as runs
-// tied by `.@-_` (`INV-4471` → inv_4471, `a.b@c.com` → a_b_c_com, `v2.3.1` → v2_3_1), and one
-// for each suffix of it that is an identifier too (b_c_com, c_com), so a body query for any
-// stretch of an identifier is one term, whole or as the start of a longer one; the
+// Token filters: the text side adds one 'compound' token for each run of words tied by
+// `.@-_` (`INV-4471` → inv_4471, `a.b@c.com` → a_b_c_com, `v2.3.1` → v2_3_1, `kick-off` →
+// kick_off), and one for each shorter suffix of two or more parts (b_c_com, c_com), so a body
+// query for any stretch of a run is one term, whole or as the start of a longer one; the
 // identifier side adds every suffix of such a run, so a query for any stretch of an address
 // is one prefix lookup. The parts stay as word tokens.
 
-import { capTerm, hasAsciiDigit, MAX_TOKEN_LENGTH } from './fold.js';
+import { capTerm, MAX_TOKEN_LENGTH } from './fold.js';
 import type { StreamToken, TokenFilter } from './types.js';
 
 /** Joins parts with '_', which the FTS5 tokenizer keeps inside a token (`tokenchars '_'`). */
@@ -33,33 +33,20 @@ export function groupWords<T extends Pick<StreamToken, 'start' | 'end' | 'joiner
   return groups;
 }
 
-/** Joiners that alone do not make an identifier (`well-known`, `Jean-Pierre`). */
-const HYPHENS: ReadonlySet<string> = new Set(['-', '\u2010', '\u2011']);
-
 /**
- * `part` makes a run holding it an identifier: by a digit, or, `tied` to a part before it in
- * the run, by a joiner other than a hyphen.
+ * The compound term of a group of two or more parts, or null for a single word. Plain
+ * hyphenated words (`kick-off`, `acme-corp`) have one as identifiers do: a query for them
+ * is then one term, not a walk over the positions of two words that prose and signatures
+ * repeat (`acme-corp` over "Acme Corp" in every signature of an inbox: 130-330 ms at 1M).
  */
-const identifies = (part: Pick<StreamToken, 'term' | 'joiner'>, tied: boolean): boolean =>
-  hasAsciiDigit(part.term) || (tied && !HYPHENS.has(part.joiner));
-
-/**
- * The compound term of a group, or null when the group is not an identifier. Qualify:
- * anything with a digit (`INV-4471`, `v2.3.1`, `+1-555-0100`) and anything tied by `.`,
- * `@` or `_` (`stripe.com`, `noreply@github`, `snake_case`). Plain hyphenated words
- * (`e-mail`, `well-known`, `Jean-Pierre`) do not: their parts already match as words, and
- * they are common enough in French and German prose to cost real index space.
- */
-export function compoundTerm(parts: readonly Pick<StreamToken, 'term' | 'joiner'>[]): string | null {
+export function compoundTerm(parts: readonly Pick<StreamToken, 'term'>[]): string | null {
   if (parts.length < 2) return null;
-  let qualifies = false;
   let term = '';
   for (const [i, part] of parts.entries()) {
-    if (!qualifies && identifies(part, i > 0)) qualifies = true;
     // Stop growing once past the cap: a 10,000-part dotted run must stay linear.
     if (term.length <= MAX_TOKEN_LENGTH) term = i === 0 ? part.term : term + COMPOUND_SEPARATOR + part.term;
   }
-  return qualifies ? capTerm(term) : null;
+  return capTerm(term);
 }
 
 /**
@@ -70,10 +57,10 @@ export const MAX_SUFFIX_COMPOUNDS = 16;
 
 /**
  * Pushes the compounds of the run tokens[first..last] (two or more parts): the whole run's,
- * then each shorter suffix that is an identifier itself (compoundTerm's rule), longest first
- * (`noreply@github.com` → noreply_github_com, github_com). Built from the end, each suffix
- * from the (cut) next one; cutting from the end keeps the start, so the whole run's term is
- * compoundTerm's.
+ * then each shorter suffix of two or more parts, longest first (`noreply@github.com` →
+ * noreply_github_com, github_com), at most MAX_SUFFIX_COMPOUNDS of them. Built from the end,
+ * each suffix from the (cut) next one; cutting from the end keeps the start, so the whole
+ * run's term is compoundTerm's.
  */
 function pushCompounds(
   out: StreamToken[],
@@ -84,14 +71,10 @@ function pushCompounds(
   const end = (tokens[last] as StreamToken).end;
   let term = (tokens[last] as StreamToken).term;
   const found: StreamToken[] = [];
-  let qualifies = false;
   for (let i = last - 1; i >= first; i--) {
     const part = tokens[i] as StreamToken;
-    // The suffix from i holds part i and, tied inside it, part i + 1.
-    if (!qualifies && (identifies(tokens[i + 1] as StreamToken, true) || identifies(part, false)))
-      qualifies = true;
     term = capTerm(part.term + COMPOUND_SEPARATOR + term);
-    if (qualifies && (i === first || i - first <= MAX_SUFFIX_COMPOUNDS))
+    if (i === first || i - first <= MAX_SUFFIX_COMPOUNDS)
       found.push({ term, start: part.start, end, kind: 'compound', source: term, ascii: false, joiner: '' });
   }
   for (let i = found.length - 1; i >= 0; i--) out.push(found[i] as StreamToken);

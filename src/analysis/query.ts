@@ -1,5 +1,5 @@
 // Query analysis: turns one raw query string into groups of folded parts, the compound
-// identifier they form and their stems, with the same chain as the document side so the
+// they form and their stems, with the same chain as the document side so the
 // two always agree.
 
 import { applyCharFilters, ignorableCharFilter } from './char-filters.js';
@@ -21,7 +21,7 @@ export interface QueryGroup {
   readonly end: number;
   /** Folded runs, each cut to MAX_TOKEN_LENGTH exactly as documents are. */
   readonly parts: readonly string[];
-  /** The compound term documents index for this chunk, or null when it is not an identifier. */
+  /** The compound term documents index for this chunk's parts tied, or null for a single word. */
   readonly compound: string | null;
   /**
    * stems[i]: the distinct stems of parts[i] in the requested languages, including a stem

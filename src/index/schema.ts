@@ -11,7 +11,7 @@ import { maskCountsOf } from './postings-codec.js';
  * Bumped whenever analysis or column layout changes: an index written by another version
  * is reported stale and must be rebuilt with `reindex`.
  */
-export const INDEX_VERSION = '14';
+export const INDEX_VERSION = '15';
 
 /** FTS5 columns in declaration order; bm25 weights and one-hot explain vectors follow it. */
 export const COLUMNS = [

@@ -53,28 +53,16 @@ function identifierSpans(text: string, terms: HighlightTerms): Span[] {
   return spans;
 }
 
-/** The matched spans of a text field, and its words (each phrase's first part is one of them). */
-function textSpans(
-  text: string,
-  language: Language | null,
-  terms: HighlightTerms,
-): { spans: Span[]; words: Token[] } {
-  const tokens = textAnalyzer(language).analyze(text, 'document');
-  const spans: Span[] = tokens.filter((t) => {
-    if (t.kind === 'compound')
-      return terms.textCompounds.some((compound) => startsCompound(t.term, compound));
-    if (t.kind === 'stem') return terms.stems.has(t.term);
-    return terms.textExact.has(t.term) || terms.stems.has(t.term);
-  });
-  const words = tokens.filter((t) => t.kind === 'word');
-  for (const phrase of terms.textPhrases) {
-    for (let k = 0; k + phrase.length <= words.length; k++) {
-      if (phrase.every((part, i) => (words[k + i] as Token).term === part)) {
-        spans.push({ start: (words[k] as Token).start, end: (words[k + phrase.length - 1] as Token).end });
-      }
-    }
-  }
-  return { spans, words };
+/** The matched spans of a text field: each one token (a word, a stem or a compound). */
+function textSpans(text: string, language: Language | null, terms: HighlightTerms): Span[] {
+  return textAnalyzer(language)
+    .analyze(text, 'document')
+    .filter((t) => {
+      if (t.kind === 'compound')
+        return terms.textCompounds.some((compound) => startsCompound(t.term, compound));
+      if (t.kind === 'stem') return terms.stems.has(t.term);
+      return terms.textExact.has(t.term) || terms.stems.has(t.term);
+    });
 }
 
 /** `term` is `compound` or a longer compound starting with it (as the index matches it). */
@@ -89,19 +77,14 @@ const FIRST_CHARS = 2048;
  * A text field's fragments, analysing only as much of it as they need: a long quoted
  * history usually has its first MAX_FRAGMENTS matches early. A prefix ends at whitespace,
  * which no token crosses; its fragments are the whole text's once it holds MAX_FRAGMENTS of
- * them ending before any word past it could start a match (a phrase reaching past the
- * prefix starts at one of its last words).
+ * them ending before it.
  */
 function textFragments(text: string, language: Language | null, terms: HighlightTerms): string[] {
-  const longest = Math.max(1, ...terms.textPhrases.map((phrase) => phrase.length));
   for (let size = FIRST_CHARS; ; size *= 4) {
     const cut = size >= text.length ? text.length : whitespaceBefore(text, size);
-    const { spans, words } = textSpans(text.slice(0, cut), language, terms);
-    const { pieces, end } = fragmentWindows(text, spans);
+    const { pieces, end } = fragmentWindows(text, textSpans(text.slice(0, cut), language, terms));
     if (cut === text.length) return pieces;
-    // Where the first word that a match reaching past the prefix could start at begins.
-    const open = words[words.length - longest]?.start ?? 0;
-    if (pieces.length === MAX_FRAGMENTS && end + 1 < open) return pieces;
+    if (pieces.length === MAX_FRAGMENTS && end + 1 < cut) return pieces;
   }
 }
 

@@ -155,7 +155,6 @@ export function highlightKey(terms: HighlightTerms): string {
     terms.identifierGroups,
     [...terms.textExact],
     terms.textCompounds,
-    terms.textPhrases,
     [...terms.stems],
   ]);
 }

@@ -82,9 +82,8 @@ function identifierPhrases(group: QueryGroup, prefix: boolean): Phrase[] {
 }
 
 /**
- * A group on text fields: a word, an identifier's compound (`INV-4471`, `lewis@acme-corp`:
- * within one identifier of the text, not its parts apart; spaced too when `spacedParts`),
- * or, for hyphenated words that are no identifier (`well-known`), the adjacent parts.
+ * A group on text fields: a word, or the compound of its parts (`INV-4471`, `lewis@acme-corp`,
+ * `kick-off`: within one run of the text, not its parts apart; spaced too when `spacedParts`).
  */
 function textPhrases(group: QueryGroup, spacedParts: boolean): Phrase[] {
   const parts: Phrase = { terms: group.parts, prefix: false };
@@ -193,10 +192,8 @@ export interface HighlightTerms {
   >;
   /** Text fields: exact words and typo variants; stems match stem tokens. */
   readonly textExact: ReadonlySet<string>;
-  /** Text fields: identifiers' compounds, matched whole or as the start of a compound token. */
+  /** Text fields: groups' compounds, matched whole or as the start of a compound token. */
   readonly textCompounds: readonly string[];
-  /** Text fields: hyphenated words, matched as adjacent words (as the index's phrase does). */
-  readonly textPhrases: ReadonlyArray<readonly string[]>;
   readonly stems: ReadonlySet<string>;
 }
 
@@ -215,6 +212,5 @@ export function highlightTerms(
     group.parts.map((term, i) => ({ term, prefix: isPrefixPart(group, i) })),
   );
   const textCompounds = groups.flatMap((g) => (g.compound === null ? [] : [g.compound]));
-  const textPhrases = groups.filter((g) => g.parts.length > 1 && g.compound === null).map((g) => g.parts);
-  return { identifierGroups, textExact, textCompounds, textPhrases, stems };
+  return { identifierGroups, textExact, textCompounds, stems };
 }

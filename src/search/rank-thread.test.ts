@@ -21,9 +21,9 @@ afterAll(async () => {
   archive.close();
 });
 
-// Word queries' counts in the thread's segments are read by the caller from mask counts;
-// `kick-off` is a phrase of two terms, whose counts the thread is asked for; `stripe.com`
-// a compound, whole or by prefix.
+// Queries' counts in the thread's segments are read by the caller from mask counts (a
+// segment with tombstones has them asked of the thread: the second test); `stripe.com` and
+// `kick-off` are compounds, whole or by prefix.
 const QUERIES = [
   'budget',
   'invoice',
