@@ -4,13 +4,7 @@
 
 import { createHash, type Hash } from 'node:crypto';
 import Database from 'better-sqlite3';
-import {
-  decodeDocPositions,
-  decodePostings,
-  FAMILIES,
-  openPostings,
-  type Segment,
-} from '../src/index/index.js';
+import { decodePostings, FAMILIES, openPostings, type Segment } from '../src/index/index.js';
 
 /**
  * Tables whose bytes depend on where batches were cut (a timer commits them too): the
@@ -100,13 +94,12 @@ const flushTerm = (): void => {
   pending = [];
 };
 const rows = db
-  .prepare('SELECT family, term, segment, postings, positions FROM keyword_postings ORDER BY family, term')
+  .prepare('SELECT family, term, segment, postings FROM keyword_postings ORDER BY family, term')
   .iterate() as Iterable<{
   family: number;
   term: string;
   segment: number;
   postings: Buffer;
-  positions: Buffer;
 }>;
 for (const row of rows) {
   const key = `${row.family}\u0001${row.term}`;
@@ -118,16 +111,11 @@ for (const row of rows) {
   if (!segment) continue;
   const columns = (FAMILIES[row.family] as (typeof FAMILIES)[number]).columns.length;
   const decoded = decodePostings(row.postings, columns);
-  const every = Int32Array.from({ length: decoded.length }, (_, e) => e);
-  const allColumns = new Int32Array(decoded.length).fill((1 << columns) - 1);
-  const { positions, starts } = decodeDocPositions(row.positions, decoded, every, allColumns);
   for (let e = 0; e < decoded.length; e++) {
     const ord = decoded.ords[e] as number;
     if (segment.dead?.[ord] === 1) continue;
     const rowid = segment.table.rowids[ord] as number;
-    const counts = Array.from(decoded.counts.subarray(e * columns, (e + 1) * columns));
-    const held = positions.subarray(starts[e] as number, starts[e + 1] as number);
-    pending.push([rowid, `${counts.join(',')}\u0001${held.join(',')}`]);
+    pending.push([rowid, Array.from(decoded.counts.subarray(e * columns, (e + 1) * columns)).join(',')]);
   }
 }
 flushTerm();

@@ -81,7 +81,8 @@ function pushCompounds(
 }
 
 /**
- * Emits a run's compounds right after its last part, so parts stay adjacent for phrases.
+ * Emits a run's compounds right after its last part, so parts stay adjacent for FTS5's
+ * phrases (question mode matches an identifier's parts spaced too).
  * Expects word tokens only: it runs before the stem filter. Groups are found in place, not
  * gathered as groupWords does: nearly every word is a group of one, an array per token.
  */

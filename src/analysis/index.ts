@@ -5,7 +5,7 @@
 // - Terms are written into FTS5 columns space-separated (tokenizer `unicode61
 //   remove_diacritics 0 tokenchars '_'`); every term is one FTS5 token.
 // - Route text tokens by kind: 'word' and 'compound' to the exact column (compounds follow
-//   their last part, so parts stay adjacent for phrases), 'stem' to the stem column.
+//   their last part, so parts stay adjacent for FTS5's phrases), 'stem' to the stem column.
 // - Documents omit stems equal to their word; a query stem therefore matches a document's
 //   stem column OR its exact column.
 // - Identifier fields hold words and the suffix compounds of runs tied by joiners (led by

@@ -7,16 +7,12 @@ export { type CheckReport, checkIndex, type ReindexProgress, reindex } from './m
 export {
   type ColumnWeights,
   countInColumns,
-  type DocPositions,
   type DocTable,
-  decodeDocPositions,
   decodePostings,
   decodeWeighted,
   FLAG_BULK,
   FLAG_UNTRUSTED,
   liveCount,
-  type Postings,
-  postingsLength,
 } from './postings-codec.js';
 export {
   openPostings,

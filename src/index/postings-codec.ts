@@ -84,31 +84,13 @@ function docTableViews(buffer: ArrayBuffer, n: number): DocTable {
 /**
  * One term's postings in one segment: for each document holding it, its ordinal (as a
  * gap from the previous one), a bit mask of the family's columns it occurs in and the
- * count in each of those columns. Token positions (gaps, document after document, column
- * after column) are a second blob, read only for phrases.
+ * count in each of those columns. No positions: every query phrase the index answers is
+ * one term (a run of words is one compound token), so adjacency is never asked.
  */
-export interface Postings {
-  readonly length: number;
-  readonly ords: Int32Array;
-  /** counts[i * columns + c]: occurrences in document i, column c of the family. */
-  readonly counts: Uint32Array;
-  /** masks[i]: the columns document i holds the term in, a bit each. */
-  readonly masks: Uint8Array;
-  readonly columns: number;
-  /** Decoded for chosen documents only: position varints of skipped entries before entry i's. */
-  readonly skips: Uint32Array | null;
-}
-
-/** A term's postings being written: per document its ordinal, column counts and positions. */
 export interface TermList {
   ords: number[];
+  /** counts[i * columns + c]: occurrences in document i, column c of the family. */
   counts: number[];
-  /**
-   * Every document's positions, document after document, each column after column and
-   * ascending within a column; the counts say where one ends. Flat: a segment flush would
-   * otherwise hold an array per term per document (~150 per message).
-   */
-  positions: number[];
 }
 
 /** A growable byte buffer writing LEB128 varints; reused, since most terms' postings are a few bytes. */
@@ -195,23 +177,20 @@ function byteReader(blob: Uint8Array): ByteReader {
   };
 }
 
-// One pair serves every call (result() copies out): a segment flush encodes ~10^5 terms,
-// and two fresh 4 KB buffers per term were gigabytes of short-lived off-heap memory for
-// the collector to find (200k terms: 0.66–5.2 s CPU fresh, 0.19–0.23 s reused).
+// One buffer serves every call (result() copies out): a segment flush encodes ~10^5 terms,
+// and fresh 4 KB buffers per term were gigabytes of short-lived off-heap memory for the
+// collector to find (200k terms: 0.66–5.2 s CPU fresh, 0.19–0.23 s reused).
 const postingsBytes = new ByteWriter();
-const positionsBytes = new ByteWriter();
 
 export function encodePostings(
   list: { readonly [K in keyof TermList]: ArrayLike<number> },
   columns: number,
 ): EncodedPostings {
   const out = postingsBytes.reset();
-  const where = positionsBytes.reset();
-  const { ords, counts, positions } = list;
+  const { ords, counts } = list;
   const byMask = maskTally.reset(columns);
   out.varint(ords.length);
   let previous = -1;
-  let at = 0;
   for (let i = 0; i < ords.length; i++) {
     const ord = ords[i] as number;
     out.varint(ord - previous - 1);
@@ -223,21 +202,14 @@ export function encodePostings(
     for (let c = 0; c < columns; c++) {
       const count = counts[i * columns + c] as number;
       if (count > 0) out.varint(count);
-      let last = 0;
-      for (let k = count; k > 0; k--) {
-        const position = positions[at++] as number;
-        where.varint(position - last);
-        last = position;
-      }
     }
   }
-  return { postings: out.result(), positions: where.result(), masks: byMask.encode() };
+  return { postings: out.result(), masks: byMask.encode() };
 }
 
-/** One term's rows in a segment as stored: postings, positions, and its documents per column mask. */
+/** One term's row in a segment as stored: its postings, and its documents per column mask. */
 export interface EncodedPostings {
   readonly postings: Uint8Array;
-  readonly positions: Uint8Array;
   readonly masks: Uint8Array;
 }
 
@@ -330,8 +302,7 @@ export interface ShiftedPostings {
  * The postings of `parts` as one blob, each part's ordinals moved up by its base: a merge
  * of segments without tombstones, whose documents keep their order, writes this. Parts
  * come by ascending base and their shifted ordinals must not overlap. Gaps within a part
- * do not change, so only its first gap is rewritten and the rest copied; the positions
- * blobs, which hold no ordinals, concatenate as they are.
+ * do not change, so only its first gap is rewritten and the rest copied.
  */
 export function concatPostings(parts: readonly ShiftedPostings[], columns: number): Uint8Array {
   const spans = parts.map((part) => postingsSpan(part.postings, columns));
@@ -377,126 +348,65 @@ function postingsSpan(blob: Uint8Array, columns: number): PostingsSpan {
   return { length, first, last: ord, rest };
 }
 
-/** Entries in a postings blob, read from its header. */
-export function postingsLength(blob: Uint8Array): number {
-  return byteReader(blob).varint();
+/** A postings blob decoded whole: per entry its ordinal and its count in each column. */
+export interface Postings {
+  readonly length: number;
+  readonly ords: Int32Array;
+  /** counts[i * columns + c]: occurrences in document i, column c of the family. */
+  readonly counts: Uint32Array;
 }
 
 /**
- * Decodes a postings blob; with `among` (ascending ordinals), only the entries of those
- * documents, each with the count of position varints to skip before its own. One-byte
- * varints are read inline (see decodeWeighted).
+ * Decodes a postings blob into arrays, for tools that compare indexes (bench/ingest-hash.ts);
+ * ranking reads blobs in place (decodeWeighted, and the score kernel).
  */
-export function decodePostings(blob: Uint8Array, columns: number, among: Int32Array | null = null): Postings {
-  const n = varintAt(blob, 0);
-  let at = varintEnd;
-  const size = among ? Math.min(n, among.length) : n;
-  const ords = new Int32Array(size);
-  const counts = new Uint32Array(size * columns);
-  const masks = new Uint8Array(size);
-  const skips = among ? new Uint32Array(size) : null;
-  const limit = 1 << columns;
-  let kept = 0;
-  let skipped = 0;
+export function decodePostings(blob: Uint8Array, columns: number): Postings {
+  const read = byteReader(blob);
+  const length = read.varint();
+  const ords = new Int32Array(length);
+  const counts = new Uint32Array(length * columns);
   let ord = -1;
-  let next = 0;
-  for (let i = 0; i < n; i++) {
-    let gap = blob[at++] as number;
-    if (gap >= 0x80) {
-      gap = varintAt(blob, at - 1);
-      at = varintEnd;
-    }
-    ord += gap + 1;
-    const mask = blob[at++] as number;
-    if (!(mask < limit)) throw corruptSegment();
-    if (among) {
-      while (next < among.length && (among[next] as number) < ord) next++;
-      if (next === among.length) break;
-      if (among[next] !== ord) {
-        for (let rest = mask; rest !== 0; rest &= rest - 1) {
-          let count = blob[at++] as number;
-          if (count >= 0x80) {
-            count = varintAt(blob, at - 1);
-            at = varintEnd;
-          }
-          skipped += count;
-        }
-        continue;
-      }
-      (skips as Uint32Array)[kept] = skipped;
-      skipped = 0;
-    }
-    ords[kept] = ord;
-    masks[kept] = mask;
-    for (let c = 0; c < columns; c++) {
-      if ((mask & (1 << c)) === 0) continue;
-      let count = blob[at++] as number;
-      if (count >= 0x80) {
-        count = varintAt(blob, at - 1);
-        at = varintEnd;
-      }
-      counts[kept * columns + c] = count;
-    }
-    kept++;
+  for (let i = 0; i < length; i++) {
+    ord += read.varint() + 1;
+    ords[i] = ord;
+    const mask = read.varint();
+    if (!(mask < 1 << columns)) throw corruptSegment();
+    for (let c = 0; c < columns; c++) if (mask & (1 << c)) counts[i * columns + c] = read.varint();
   }
-  if (at > blob.length) throw corruptSegment();
-  return {
-    length: kept,
-    ords: ords.subarray(0, kept),
-    counts: counts.subarray(0, kept * columns),
-    masks: masks.subarray(0, kept),
-    columns,
-    skips: skips?.subarray(0, kept) ?? null,
-  };
+  if (read.at() !== blob.length) throw corruptSegment();
+  return { length, ords, counts };
 }
 
 /** Where appendRenumbered writes: growable runs of unsigned values. */
 export interface TermSink {
   readonly ords: { push(value: number): void };
   readonly counts: { push(value: number): void };
-  readonly positions: { push(value: number): void };
 }
 
 /**
- * Appends the entries of one term's postings and positions blobs to `into` under the
- * ordinals `remap` gives them, dropping those it maps to -1 (tombstoned): a merge's
+ * Appends the entries of one term's postings blob to `into` under the ordinals `remap`
+ * gives them, dropping those it maps to -1 (tombstoned): a merge's
  * rewrite of a term, read straight from the blobs without decoding them into arrays first
  * (for the commonest terms of a 500k-document segment, tens of MB a term).
  */
 export function appendRenumbered(
   postings: Uint8Array,
-  positions: Uint8Array,
   columns: number,
   remap: Int32Array,
   into: TermSink,
 ): void {
   const entries = byteReader(postings);
-  const where = byteReader(positions);
   const counts = new Uint32Array(columns);
   const n = entries.varint();
   let ord = -1;
   for (let i = 0; i < n; i++) {
     ord += entries.varint() + 1;
     const mask = entries.varint();
-    let total = 0;
-    for (let c = 0; c < columns; c++) {
-      counts[c] = mask & (1 << c) ? entries.varint() : 0;
-      total += counts[c] as number;
-    }
+    for (let c = 0; c < columns; c++) counts[c] = mask & (1 << c) ? entries.varint() : 0;
     const renumbered = remap[ord] as number;
-    if (renumbered < 0) {
-      where.skip(total);
-      continue;
-    }
+    if (renumbered < 0) continue;
     into.ords.push(renumbered);
-    for (let c = 0; c < columns; c++) {
-      into.counts.push(counts[c] as number);
-      let position = 0;
-      for (let left = counts[c] as number; left > 0; left--) {
-        position += where.varint();
-        into.positions.push(position);
-      }
-    }
+    for (let c = 0; c < columns; c++) into.counts.push(counts[c] as number);
   }
 }
 
@@ -627,83 +537,4 @@ function varintAt(blob: Uint8Array, from: number): number {
   }
   varintEnd = at;
   return value;
-}
-
-/**
- * Chosen documents' positions: document j's are `positions[starts[j]]` up to
- * `positions[starts[j + 1]]`, the columns asked for in order, each ascending (the counts
- * say where one column ends).
- */
-export interface DocPositions {
-  readonly positions: Uint32Array;
-  readonly starts: Int32Array;
-}
-
-/**
- * The positions of entries `entries[j]` (ascending; -1: none) in the columns of `masks[j]`,
- * in one pass that skips every other varint unread: a phrase needs positions only where
- * every part occurs, often a few documents of a term found in most of them. One call per
- * term rather than per document and term.
- */
-export function decodeDocPositions(
-  blob: Uint8Array,
-  postings: Postings,
-  entries: Int32Array,
-  masks: Int32Array,
-): DocPositions {
-  const { counts, columns, skips, masks: held } = postings;
-  let total = 0;
-  for (let j = 0; j < entries.length; j++) {
-    const e = entries[j] as number;
-    if (e < 0) continue;
-    for (let rest = (masks[j] as number) & (held[e] as number); rest !== 0; rest &= rest - 1)
-      total += counts[e * columns + 31 - Math.clz32(rest & -rest)] as number;
-  }
-  const positions = new Uint32Array(total);
-  const starts = new Int32Array(entries.length + 1);
-  let at = 0;
-  let stored = 0;
-  // Varints to pass over before the next one read: entries not chosen, columns not asked for.
-  let lag = 0;
-  let next = 0;
-  for (let j = 0; j < entries.length; j++) {
-    starts[j] = stored;
-    const e = entries[j] as number;
-    const mask = masks[j] as number;
-    if (e < 0 || mask === 0) continue;
-    // Counts are zero outside an entry's own mask: only its bits are read.
-    for (; next < e; next++) {
-      if (skips) lag += skips[next] as number;
-      for (let rest = held[next] as number; rest !== 0; rest &= rest - 1)
-        lag += counts[next * columns + 31 - Math.clz32(rest & -rest)] as number;
-    }
-    if (skips) lag += skips[e] as number;
-    next = e + 1;
-    for (let rest = held[e] as number; rest !== 0; rest &= rest - 1) {
-      const c = 31 - Math.clz32(rest & -rest);
-      const count = counts[e * columns + c] as number;
-      if (((mask >>> c) & 1) === 0) {
-        lag += count;
-        continue;
-      }
-      // Each varint ends at a byte with the high bit clear; past the end, the blob is corrupt.
-      for (; lag > 0; at++) {
-        if (at >= blob.length) throw corruptSegment();
-        if ((blob[at] as number) < 0x80) lag--;
-      }
-      let position = 0;
-      for (let left = count; left > 0; left--) {
-        let gap = blob[at++] as number;
-        if (gap >= 0x80) {
-          gap = varintAt(blob, at - 1);
-          at = varintEnd;
-        }
-        position += gap;
-        positions[stored++] = position;
-      }
-    }
-  }
-  if (at > blob.length) throw corruptSegment();
-  starts[entries.length] = stored;
-  return { positions, starts };
 }

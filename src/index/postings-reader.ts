@@ -114,31 +114,25 @@ function tokenTotal(table: DocTable): number {
 /** Past the last character: the upper bound of a prefix range. */
 const MAX_CHAR = '\u{10FFFF}';
 
-/**
- * One term's postings blob in a segment, with its positions blob when asked for, and its
- * mask counts (postings-codec.ts countInColumns) when positions were not.
- */
+/** One term's postings blob in a segment, with its mask counts (postings-codec.ts countInColumns). */
 export interface PostingRow {
   readonly postings: Uint8Array;
-  readonly positions?: Uint8Array;
-  readonly masks?: Uint8Array;
+  readonly masks: Uint8Array;
 }
 
 /**
- * Raw postings (and with `withPositions`, positions) blobs of `term` in `family` within
- * `segment`, one row per matching term: the term itself, or with `prefix` every term
- * starting with it.
+ * Raw postings blobs of `term` in `family` within `segment`, one row per matching term:
+ * the term itself, or with `prefix` every term starting with it.
  */
 export function readPostingRows(
   db: Db,
   segment: number,
   family: number,
   term: string,
-  options: { readonly prefix: boolean; readonly withPositions: boolean },
+  prefix: boolean,
 ): PostingRow[] {
   // masks is the row's first blob, so reading it costs nothing more.
-  const what = options.withPositions ? 'postings, positions' : 'masks, postings';
-  return termRows(db, what, segment, family, term, options.prefix) as PostingRow[];
+  return termRows(db, 'masks, postings', segment, family, term, prefix) as PostingRow[];
 }
 
 /**

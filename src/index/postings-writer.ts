@@ -139,48 +139,39 @@ export function flushPostings(db: Db): void {
 /**
  * A family's postings in a flushed batch, every term's in one set of flat arrays: term t's
  * entries are ords[docAt[t], docAt[t + 1]) (ascending), their column counts the matching
- * runs of `counts`, its positions positions[hitAt[t], hitAt[t + 1]). Three growing arrays
- * per term (~10^5 terms a batch) all lived until written, long enough to be promoted.
+ * runs of `counts`. Growing arrays per term (~10^5 terms a batch) all lived until written,
+ * long enough to be promoted.
  */
 interface FamilyPostings {
   /** Term names of the batch's table by id; a term no staged document still uses has no entries. */
   readonly names: readonly string[];
   readonly docAt: Int32Array;
-  readonly hitAt: Int32Array;
   readonly ords: Int32Array;
   readonly counts: Int32Array;
-  readonly positions: Int32Array;
 }
 
 function termPostings(stage: Stage, ordered: readonly StagedDoc[], family: number): FamilyPostings {
   const names = (stage.terms[family] as TermTable).names;
   const columns = (FAMILIES[family] as Family).columns.length;
   const terms = names.length;
-  // First pass: documents and positions per term, then where each term's run starts.
+  // First pass: documents per term, then where each term's run starts.
   const docAt = new Int32Array(terms + 1);
-  const hitAt = new Int32Array(terms + 1);
   const lastOrd = new Int32Array(terms).fill(-1);
   ordered.forEach((doc, ord) => {
     const { ids } = doc.families[family] as FamilyTokens;
     for (let i = 0; i < ids.length; i++) {
       const id = ids[i] as number;
-      hitAt[id + 1] = (hitAt[id + 1] as number) + 1;
       if (lastOrd[id] !== ord) {
         lastOrd[id] = ord;
         docAt[id + 1] = (docAt[id + 1] as number) + 1;
       }
     }
   });
-  for (let t = 0; t < terms; t++) {
-    docAt[t + 1] = (docAt[t + 1] as number) + (docAt[t] as number);
-    hitAt[t + 1] = (hitAt[t + 1] as number) + (hitAt[t] as number);
-  }
+  for (let t = 0; t < terms; t++) docAt[t + 1] = (docAt[t + 1] as number) + (docAt[t] as number);
   const ords = new Int32Array(docAt[terms] as number);
   const counts = new Int32Array((docAt[terms] as number) * columns);
-  const positions = new Int32Array(hitAt[terms] as number);
-  // Second pass: each term's next entry and next position.
+  // Second pass: each term's next entry, counted per column.
   const nextDoc = docAt.slice(0, terms);
-  const nextHit = hitAt.slice(0, terms);
   lastOrd.fill(-1);
   ordered.forEach((doc, ord) => {
     const { ids, ends } = doc.families[family] as FamilyTokens;
@@ -195,13 +186,11 @@ function termPostings(stage: Stage, ordered: readonly StagedDoc[], family: numbe
         }
         const at = ((nextDoc[id] as number) - 1) * columns + c;
         counts[at] = (counts[at] as number) + 1;
-        // Positions count within a column, and columns are read in order.
-        positions[(nextHit[id] as number)++] = i - start;
       }
       start = end;
     }
   });
-  return { names, docAt, hitAt, ords, counts, positions };
+  return { names, docAt, ords, counts };
 }
 
 /** Adds a segment of the documents `blob` (an encoded doc table) holds; returns its id. */
@@ -218,7 +207,7 @@ function writeSegment(db: Db, docs: readonly DocRow[], families: readonly Family
   const segment = insertSegment(db, encodeDocTable(docs), docs.length, tokens);
   families.forEach((postings, family) => {
     const columns = (FAMILIES[family] as Family).columns.length;
-    const { names, docAt, hitAt, ords, counts, positions } = postings;
+    const { names, docAt, ords, counts } = postings;
     const used: number[] = [];
     for (let t = 0; t < names.length; t++) if ((docAt[t + 1] as number) > (docAt[t] as number)) used.push(t);
     const byName = (a: number, b: number): number => {
@@ -232,7 +221,6 @@ function writeSegment(db: Db, docs: readonly DocRow[], families: readonly Family
       const list = {
         ords: ords.subarray(from, to),
         counts: counts.subarray(from * columns, to * columns),
-        positions: positions.subarray(hitAt[t], hitAt[t + 1]),
       };
       insertPostings(db, segment, family, names[t] as string, encodePostings(list, columns));
     }
@@ -247,10 +235,13 @@ function insertPostings(
   term: string,
   encoded: EncodedPostings,
 ): void {
-  sql(
-    db,
-    'INSERT INTO keyword_postings (segment, family, term, masks, postings, positions) VALUES (?, ?, ?, ?, ?, ?)',
-  ).run(segment, family, term, encoded.masks, encoded.postings, encoded.positions);
+  sql(db, 'INSERT INTO keyword_postings (segment, family, term, masks, postings) VALUES (?, ?, ?, ?, ?)').run(
+    segment,
+    family,
+    term,
+    encoded.masks,
+    encoded.postings,
+  );
 }
 
 /**
@@ -450,7 +441,7 @@ class PostingsCursor {
   private fill(family: number, term: string): void {
     this.rows = sql(
       this.db,
-      `SELECT family, term, masks, postings, positions FROM keyword_postings
+      `SELECT family, term, masks, postings FROM keyword_postings
        WHERE segment = ? AND (family, term) > (?, ?) ORDER BY family, term LIMIT ${CURSOR_ROWS}`,
     ).all(this.segment, family, term) as PostingsRow[];
     this.at = 0;
@@ -504,7 +495,6 @@ function mergePostings(
       parts.sort((a, b) => a.base - b.base);
       insertPostings(db, segment, next.family, next.term, {
         postings: concatPostings(parts, columns),
-        positions: Buffer.concat(parts.map((part) => part.positions)),
         masks: sumMaskCounts(
           parts.map((part) => part.masks),
           columns,
@@ -517,13 +507,7 @@ function mergePostings(
       const row = cursor.current();
       if (!row || byKey(row, next as PostingsRow) !== 0) return;
       list.runs.push(list.ords.length);
-      appendRenumbered(
-        row.postings,
-        row.positions,
-        columns,
-        (sources[s] as { remap: Int32Array }).remap,
-        list,
-      );
+      appendRenumbered(row.postings, columns, (sources[s] as { remap: Int32Array }).remap, list);
       cursor.advance();
     });
     if (list.ords.length === 0) continue;
@@ -566,13 +550,12 @@ class Uint32Run {
 
 /**
  * A term's postings gathered from the merge's sources under their new ordinals. Typed and
- * reused: rewriting a 510k-document segment built lists of millions of positions for its
+ * reused: rewriting a 510k-document segment built lists of millions of entries for its
  * commonest terms, and as JS arrays they took its peak heap from 11 to 124 MB.
  */
 class MergedTerm {
   ords = new Uint32Run();
   counts = new Uint32Run();
-  positions = new Uint32Run();
   /**
    * Where each source's entries start in `ords`. A source's entries ascend (the merged doc
    * table keeps each source's rowid order), so the term is sorted by merging these runs.
@@ -582,49 +565,25 @@ class MergedTerm {
   reset(): void {
     this.ords.clear();
     this.counts.clear();
-    this.positions.clear();
     this.runs.length = 0;
   }
 }
 
 /** A merged term's postings ordered by ordinal: sources interleave when documents were re-indexed. */
-function sortedByOrdinal(
-  list: MergedTerm,
-  columns: number,
-): { ords: Uint32Array; counts: Uint32Array; positions: Uint32Array } {
+function sortedByOrdinal(list: MergedTerm, columns: number): { ords: Uint32Array; counts: Uint32Array } {
   const ords = list.ords.view();
   const counts = list.counts.view();
-  const positions = list.positions.view();
   let sorted = true;
   for (let i = 1; i < ords.length && sorted; i++) sorted = (ords[i - 1] as number) < (ords[i] as number);
-  if (sorted) return { ords, counts, positions };
-  // Where each entry's positions start in the flat list.
-  const starts = new Uint32Array(ords.length);
-  let at = 0;
-  for (let i = 0; i < ords.length; i++) {
-    starts[i] = at;
-    for (let c = 0; c < columns; c++) at += counts[i * columns + c] as number;
-  }
+  if (sorted) return { ords, counts };
   const order = mergedRuns(ords, list.runs);
-  const out = {
-    ords: new Uint32Array(ords.length),
-    counts: new Uint32Array(counts.length),
-    positions: new Uint32Array(positions.length),
-  };
+  const out = { ords: new Uint32Array(ords.length), counts: new Uint32Array(counts.length) };
   let countAt = 0;
-  let positionAt = 0;
   for (let n = 0; n < order.length; n++) {
     const i = order[n] as number;
     out.ords[n] = ords[i] as number;
-    let total = 0;
-    for (let c = 0; c < columns; c++) {
-      const count = counts[i * columns + c] as number;
-      out.counts[countAt++] = count;
-      total += count;
-    }
     // Copied by hand: a subarray per entry (a view object each) cost more than the copy.
-    for (let p = starts[i] as number, end = p + total; p < end; p++)
-      out.positions[positionAt++] = positions[p] as number;
+    for (let c = 0; c < columns; c++) out.counts[countAt++] = counts[i * columns + c] as number;
   }
   return out;
 }

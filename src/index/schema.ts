@@ -5,13 +5,12 @@
 import { randomBytes } from 'node:crypto';
 import { MailsiftError } from '../core/errors.js';
 import { type Db, SCRATCH, sql } from '../store/index.js';
-import { maskCountsOf } from './postings-codec.js';
 
 /**
  * Bumped whenever analysis or column layout changes: an index written by another version
  * is reported stale and must be rebuilt with `reindex`.
  */
-export const INDEX_VERSION = '15';
+export const INDEX_VERSION = '16';
 
 /** FTS5 columns in declaration order; bm25 weights and one-hot explain vectors follow it. */
 export const COLUMNS = [
@@ -171,8 +170,7 @@ ${HIT_SOURCES.map(
     family INTEGER NOT NULL,
     term TEXT NOT NULL,
     masks BLOB NOT NULL,
-    postings BLOB NOT NULL,
-    positions BLOB NOT NULL
+    postings BLOB NOT NULL
   );
   CREATE UNIQUE INDEX IF NOT EXISTS keyword_postings_key ON keyword_postings (segment, family, term);
   CREATE TABLE IF NOT EXISTS keyword_tombstones (
@@ -227,14 +225,7 @@ export function ensureKeywordIndex(db: Db): void {
     if (existed && version !== INDEX_VERSION) dropKeywordTables(db);
     const segmentsExisted =
       db.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'keyword_segments'").get() !== undefined;
-    const rowsToMove = segmentsExisted ? earlierPostingsLayout(db) : null;
-    if (rowsToMove) {
-      db.exec(`ALTER TABLE keyword_postings RENAME TO ${EARLIER_POSTINGS};
-               DROP INDEX IF EXISTS keyword_postings_key`);
-    }
     db.exec(CREATE);
-    if (segmentsExisted) moveDocTables(db);
-    if (rowsToMove) movePostingsRows(db);
     // Doc tables are cached per connection by generation and segment id: new tables, new generation.
     if (!segmentsExisted) setMeta(db, 'generation', randomBytes(8).toString('hex'));
     if (getMeta(db, 'secret') === undefined) setMeta(db, 'secret', randomBytes(32).toString('hex'));
@@ -244,45 +235,6 @@ export function ensureKeywordIndex(db: Db): void {
       setMeta(db, 'state', messages > 0 ? 'stale' : 'ready');
     }
   })();
-}
-
-/**
- * Index layout 13 kept each segment's doc table in its keyword_segments row: moved to
- * keyword_doc_tables in place (the same bytes: nothing to re-index).
- */
-function moveDocTables(db: Db): void {
-  const columns = db.prepare("SELECT name FROM pragma_table_info('keyword_segments')").pluck().all();
-  if (!columns.includes('doc_table')) return;
-  db.exec(`INSERT INTO keyword_doc_tables (segment, doc_table) SELECT id, doc_table FROM keyword_segments;
-           ALTER TABLE keyword_segments DROP COLUMN doc_table;`);
-}
-
-/** Where movePostingsRows reads an earlier layout's postings rows from. */
-const EARLIER_POSTINGS = 'keyword_postings_earlier';
-
-/**
- * Whether this archive's postings rows are of an earlier layout: in a WITHOUT ROWID table
- * (see CREATE), or without their mask counts.
- */
-function earlierPostingsLayout(db: Db): boolean {
-  const table = db.prepare("SELECT sql FROM sqlite_schema WHERE name = 'keyword_postings'").pluck().get();
-  return typeof table === 'string' && (/WITHOUT ROWID/i.test(table) || !/\bmasks\b/.test(table));
-}
-
-/**
- * Copies an earlier layout's postings rows into this one's table in the order they are
- * stored (rowid order, which writers kept in key order; or the key tree's own), each with
- * the mask counts read from its postings (the same postings: nothing to re-index; at 1M
- * messages, 2.1M rows and 1.1 GB of blobs in 15 s).
- */
-function movePostingsRows(db: Db): void {
-  db.function('mailsift_mask_counts', { deterministic: true }, (family: unknown, postings: unknown) =>
-    maskCountsOf(postings as Uint8Array, (FAMILIES[family as number] as Family).columns.length),
-  );
-  db.exec(`INSERT INTO keyword_postings (segment, family, term, masks, postings, positions)
-             SELECT segment, family, term, mailsift_mask_counts(family, postings), postings, positions
-             FROM ${EARLIER_POSTINGS};
-           DROP TABLE ${EARLIER_POSTINGS};`);
 }
 
 /** Drops every keyword table and trigger except the meta table (which keeps the token secret). */

@@ -86,8 +86,7 @@ describe('bm25 kernel', () => {
       ords.push(ord);
       counts.push(i % 5 === 0 ? 0 : (i * 31) % 400, (i * 13) % 3, i % 4 === 0 ? 1 : 0);
     }
-    const positions = counts.flatMap((c) => Array.from({ length: c }, (_, k) => k));
-    const { postings } = encodePostings({ ords, counts, positions }, 3);
+    const { postings } = encodePostings({ ords, counts }, 3);
     const columns = {
       width: 3,
       inFilter: new Uint8Array([1, 1, 1]),

@@ -130,9 +130,9 @@ export function groupAlternatives(group: QueryGroup, match: GroupMatch): string[
   return alternatives(group, match).map(render);
 }
 
-/** A phrase as the postings index scores it: whole tokens, the last one a prefix when `prefix`. */
+/** A phrase as the postings index scores it: one whole token, or with `prefix` every token starting with it. */
 export interface PostingsPhrase {
-  readonly terms: readonly string[];
+  readonly term: string;
   readonly prefix: boolean;
   readonly columns: readonly Column[];
 }
@@ -150,8 +150,10 @@ function postingsGroups(planned: ReadonlyArray<readonly Alternative[]>): Match['
     const phrases: PostingsPhrase[] = [];
     for (const alternative of group) {
       for (const phrase of alternative.phrases) {
-        if (phrase.terms.length === 0 || !phrase.terms.every(isWholeToken)) return null;
-        phrases.push({ terms: phrase.terms, prefix: phrase.prefix, columns: alternative.columns });
+        // The postings hold no positions: words apart (`spacedParts`) are FTS5's alone.
+        const [term] = phrase.terms;
+        if (phrase.terms.length !== 1 || term === undefined || !isWholeToken(term)) return null;
+        phrases.push({ term, prefix: phrase.prefix, columns: alternative.columns });
       }
     }
     groups.push(phrases);

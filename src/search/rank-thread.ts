@@ -253,7 +253,7 @@ const COUNTED_SHARE = 0.1;
  * side has less so far, the thread first (it starts a little later). A segment's work is
  * its phrases' matches: read from the mask counts of the large segments (a few lookups),
  * estimated for the others from the large ones' matches per document; by documents alone
- * when no mask count answers (phrases of several terms). Measured on the 1M archive: by
+ * when no mask count answers (a prefix expanding to several terms). Measured on the 1M archive: by
  * documents, the thread's share of a two-word query's postings entries ranged 43-53%
  * (10th-90th percentile), and the caller waited 2.7 ms a search for it on average.
  */

@@ -293,8 +293,8 @@ function sumSegment(
 }
 
 /**
- * The kernel's sum (score-kernel.wat), in JavaScript, over decoded hits: phrases of several
- * terms, prefix expansions.
+ * The kernel's sum (score-kernel.wat), in JavaScript, over decoded hits: a prefix's
+ * expansions added up.
  */
 function sumHits(hits: PhraseHits, weight: number, first: boolean, sink: ScoreSink, listed: number): number {
   const { ords, freqs } = hits;
