@@ -4,7 +4,7 @@
 
 import { createHash, type Hash } from 'node:crypto';
 import Database from 'better-sqlite3';
-import { decodePostings, FAMILIES, openPostings, type Segment } from '../src/index/index.js';
+import { appendRenumbered, FAMILIES, openPostings, type Segment } from '../src/index/index.js';
 
 /**
  * Tables whose bytes depend on where batches were cut (a timer commits them too): the
@@ -93,6 +93,14 @@ const flushTerm = (): void => {
   entries += pending.length;
   pending = [];
 };
+// Per segment, each live document's ordinal as itself and a tombstoned one's as -1: what a
+// merge's renumbering reads, so its walk over a blob yields the live entries alone.
+const liveOrdinals = new Map<number, Int32Array>(
+  view.segments.map((segment) => [
+    segment.id,
+    Int32Array.from({ length: segment.table.length }, (_, i) => (segment.dead?.[i] === 1 ? -1 : i)),
+  ]),
+);
 const rows = db
   .prepare('SELECT family, term, segment, postings FROM keyword_postings ORDER BY family, term')
   .iterate() as Iterable<{
@@ -110,13 +118,12 @@ for (const row of rows) {
   const segment = segments.get(row.segment);
   if (!segment) continue;
   const columns = (FAMILIES[row.family] as (typeof FAMILIES)[number]).columns.length;
-  const decoded = decodePostings(row.postings, columns);
-  for (let e = 0; e < decoded.length; e++) {
-    const ord = decoded.ords[e] as number;
-    if (segment.dead?.[ord] === 1) continue;
+  const kept = { ords: [] as number[], counts: [] as number[] };
+  appendRenumbered(row.postings, columns, liveOrdinals.get(row.segment) as Int32Array, kept);
+  kept.ords.forEach((ord, e) => {
     const rowid = segment.table.rowids[ord] as number;
-    pending.push([rowid, Array.from(decoded.counts.subarray(e * columns, (e + 1) * columns)).join(',')]);
-  }
+    pending.push([rowid, kept.counts.slice(e * columns, (e + 1) * columns).join(',')]);
+  });
 }
 flushTerm();
 process.stdout.write(`${'postings documents'.padEnd(28)} ${String(live.size).padStart(9)} ${digest(docs)}\n`);

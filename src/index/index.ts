@@ -5,10 +5,10 @@ export { type FieldTexts, fieldTexts, formatAddress, isUntrusted } from './docum
 export { indexMessage, keywordIndexHook, precomputeKeywordDocument, unindexMessage } from './hook.js';
 export { type CheckReport, checkIndex, type ReindexProgress, reindex } from './maintenance.js';
 export {
+  appendRenumbered,
   type ColumnWeights,
   countInColumns,
   type DocTable,
-  decodePostings,
   decodeWeighted,
   FLAG_BULK,
   FLAG_UNTRUSTED,

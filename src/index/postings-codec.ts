@@ -348,35 +348,6 @@ function postingsSpan(blob: Uint8Array, columns: number): PostingsSpan {
   return { length, first, last: ord, rest };
 }
 
-/** A postings blob decoded whole: per entry its ordinal and its count in each column. */
-export interface Postings {
-  readonly length: number;
-  readonly ords: Int32Array;
-  /** counts[i * columns + c]: occurrences in document i, column c of the family. */
-  readonly counts: Uint32Array;
-}
-
-/**
- * Decodes a postings blob into arrays, for tools that compare indexes (bench/ingest-hash.ts);
- * ranking reads blobs in place (decodeWeighted, and the score kernel).
- */
-export function decodePostings(blob: Uint8Array, columns: number): Postings {
-  const read = byteReader(blob);
-  const length = read.varint();
-  const ords = new Int32Array(length);
-  const counts = new Uint32Array(length * columns);
-  let ord = -1;
-  for (let i = 0; i < length; i++) {
-    ord += read.varint() + 1;
-    ords[i] = ord;
-    const mask = read.varint();
-    if (!(mask < 1 << columns)) throw corruptSegment();
-    for (let c = 0; c < columns; c++) if (mask & (1 << c)) counts[i * columns + c] = read.varint();
-  }
-  if (read.at() !== blob.length) throw corruptSegment();
-  return { length, ords, counts };
-}
-
 /** Where appendRenumbered writes: growable runs of unsigned values. */
 export interface TermSink {
   readonly ords: { push(value: number): void };
