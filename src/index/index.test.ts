@@ -3,11 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MailsiftError } from '../core/errors.js';
+import { generateCorpus, writeMaildir } from '../corpus/index.js';
 import { ingest } from '../pipeline/ingest.js';
 import { clearRankCache, searchMessages } from '../search/index.js';
 import { FIXTURES, openTestArchive, type TestArchive } from '../search/test-helpers.js';
 import { openArchive } from '../store/index.js';
-import { checkIndex, ensureKeywordIndex, indexMessage, reindex } from './index.js';
+import { indexMessages } from './hook.js';
+import { checkIndex, ensureKeywordIndex, indexMessage, reindex, unindexMessage } from './index.js';
 
 let archive: TestArchive | undefined;
 afterEach(() => archive?.close());
@@ -74,6 +76,28 @@ describe('keyword index maintenance', () => {
     expect(segments.get()).toBe(1);
     expect(search()).toEqual(before);
     expect(checkIndex(a.db)).toEqual({ ok: true, problems: [] });
+  });
+
+  it('writes the FTS5 rows of a batch longer than it defers as it goes, and still forgets one deleted in it', async () => {
+    const a = await openTestArchive([]);
+    archive = a;
+    const maildir = join(a.root, 'maildir');
+    await writeMaildir(maildir, generateCorpus({ seed: 7, messages: 1_100 }));
+    await a.engine.ingest([maildir], { workers: 0, extractAttachments: false });
+    const rowids = a.db.prepare('SELECT id FROM messages ORDER BY id').pluck().all() as number[];
+    expect(rowids.length).toBeGreaterThan(1_000);
+    const ftsRow = a.db.prepare('SELECT count(*) FROM keyword_index WHERE rowid = ?').pluck();
+    const first = rowids[0] as number;
+    // Every message re-indexed in one transaction: the first thousand rows are written before
+    // the flush, so deleting the first message must remove its written row, not a deferred one.
+    a.db.transaction(() => {
+      indexMessages(a.db, rowids);
+      expect(ftsRow.get(first)).toBe(1);
+      unindexMessage(a.db, first);
+    })();
+    expect(ftsRow.get(first)).toBe(0);
+    expect(a.db.prepare('SELECT count(*) FROM keyword_index').pluck().get()).toBe(rowids.length - 1);
+    expect(checkIndex(a.db).problems).toEqual([`messages missing from the index: 1 row(s) (${first})`]);
   });
 
   it('reports disagreements between store and index, and reindex repairs them', async () => {
