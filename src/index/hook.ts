@@ -24,6 +24,7 @@ import {
   expungeTombstones,
   flushPostings,
   removePostings,
+  stagedPostingsBytes,
   stagePostings,
 } from './postings-writer.js';
 import { COLUMNS, EXCLUDED_NOW } from './schema.js';
@@ -246,5 +247,7 @@ export const keywordIndexHook: IndexHook = {
   onDelete: unindexMessage,
   flush: flushIndex,
   discard: discardIndex,
+  // The deferred FTS5 rows are bounded by DEFERRED_ROWS_CAP; the staged postings are not.
+  staged: stagedPostingsBytes,
   compact: expungeTombstones,
 };

@@ -4,7 +4,13 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { decodeDocTable, encodeDocTable } from './postings-codec.js';
-import { discardPostings, mergeDocTables, stagePostings } from './postings-writer.js';
+import {
+  discardPostings,
+  mergeDocTables,
+  removePostings,
+  stagedPostingsBytes,
+  stagePostings,
+} from './postings-writer.js';
 import { COLUMNS, type Column, KEYWORD_TOKENIZER } from './schema.js';
 
 /** The tokens FTS5 finds in `text`, counted by fts5vocab over a one-row table. */
@@ -39,6 +45,27 @@ describe('postings writer tokens', () => {
     db.close();
     expect(tokens).toBe(fts5TokenCount(text) + fts5TokenCount('inv_4471 Q3-report'));
     expect(tokens).toBe(22);
+  });
+});
+
+describe('staged postings bytes', () => {
+  it('counts the token ids a batch holds, once per document, until they leave the stage', () => {
+    const columns = Object.fromEntries(COLUMNS.map((c) => [c, ''])) as Record<Column, string>;
+    columns.text_authored = 'the pallets left Rotterdam on Monday, the invoice follows';
+    columns.ident_subject = 'Shipment INV-4471';
+    const db = new Database(':memory:');
+    const meta = (rowid: number) => ({ rowid, date: 0, inbox: 1, flags: 0 });
+    const tokens = stagePostings(db, meta(1), columns);
+    expect(stagedPostingsBytes(db)).toBe(4 * tokens);
+    stagePostings(db, meta(2), columns);
+    // Staged again (re-indexed in the same transaction): replaces its ids, not adds to them.
+    stagePostings(db, meta(2), columns);
+    expect(stagedPostingsBytes(db)).toBe(8 * tokens);
+    removePostings(db, 1);
+    expect(stagedPostingsBytes(db)).toBe(4 * tokens);
+    discardPostings(db);
+    expect(stagedPostingsBytes(db)).toBe(0);
+    db.close();
   });
 });
 

@@ -42,6 +42,8 @@ interface StagedDoc extends DocRow {
 interface Stage {
   readonly docs: Map<number, StagedDoc>;
   readonly terms: readonly TermTable[];
+  /** Bytes of the staged documents' token ids. */
+  idBytes: number;
 }
 
 const stages = new WeakMap<Db, Stage>();
@@ -49,7 +51,7 @@ const stages = new WeakMap<Db, Stage>();
 function stageOf(db: Db): Stage {
   let stage = stages.get(db);
   if (!stage) {
-    stage = { docs: new Map(), terms: FAMILIES.map(() => new TermTable()) };
+    stage = { docs: new Map(), terms: FAMILIES.map(() => new TermTable()), idBytes: 0 };
     stages.set(db, stage);
   }
   return stage;
@@ -90,8 +92,28 @@ export function stagePostings(
     tokens++;
   };
   for (const column of COLUMNS) if (!familyOf(column)) forEachToken(columns[column], count);
-  stage.docs.set(meta.rowid, { ...meta, tokens, families });
+  const staged: StagedDoc = { ...meta, tokens, families };
+  forgetStaged(stage, meta.rowid);
+  stage.docs.set(meta.rowid, staged);
+  stage.idBytes += idBytesOf(staged);
   return tokens;
+}
+
+const idBytesOf = (doc: StagedDoc): number =>
+  doc.families.reduce((sum, family) => sum + family.ids.byteLength, 0);
+
+/** Drops document `rowid` from the stage; false when it was not staged. */
+function forgetStaged(stage: Stage, rowid: number): boolean {
+  const doc = stage.docs.get(rowid);
+  if (!doc) return false;
+  stage.docs.delete(rowid);
+  stage.idBytes -= idBytesOf(doc);
+  return true;
+}
+
+/** Bytes of token ids staged on `db` for its next segment (the bulk of what a batch holds). */
+export function stagedPostingsBytes(db: Db): number {
+  return stages.get(db)?.idBytes ?? 0;
 }
 
 /**
@@ -99,7 +121,8 @@ export function stagePostings(
  * the segment that holds it. Call before its keyword_docs row is deleted.
  */
 export function removePostings(db: Db, rowid: number): void {
-  if (stages.get(db)?.docs.delete(rowid)) return;
+  const stage = stages.get(db);
+  if (stage && forgetStaged(stage, rowid)) return;
   const doc = sql(db, 'SELECT segment, tokens FROM keyword_docs WHERE rowid = ? AND segment IS NOT NULL').get(
     rowid,
   ) as { segment: number; tokens: number } | undefined;
