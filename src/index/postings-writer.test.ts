@@ -3,15 +3,17 @@
 
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { openArchive } from '../store/index.js';
 import { decodeDocTable, encodeDocTable } from './postings-codec.js';
 import {
   discardPostings,
+  flushPostingsOver,
   mergeDocTables,
   removePostings,
   stagedPostingsBytes,
   stagePostings,
 } from './postings-writer.js';
-import { COLUMNS, type Column, KEYWORD_TOKENIZER } from './schema.js';
+import { COLUMNS, type Column, ensureKeywordIndex, KEYWORD_TOKENIZER } from './schema.js';
 
 /** The tokens FTS5 finds in `text`, counted by fts5vocab over a one-row table. */
 function fts5TokenCount(text: string): number {
@@ -66,6 +68,27 @@ describe('staged postings bytes', () => {
     discardPostings(db);
     expect(stagedPostingsBytes(db)).toBe(0);
     db.close();
+  });
+
+  it('writes the stage as a segment inside the transaction once it passes the budget', () => {
+    const archive = openArchive(':memory:');
+    const { db } = archive;
+    ensureKeywordIndex(db);
+    const columns = Object.fromEntries(COLUMNS.map((c) => [c, ''])) as Record<Column, string>;
+    columns.text_authored = 'the pallets left Rotterdam on Monday';
+    const segments = db.prepare('SELECT docs FROM keyword_segments ORDER BY id').pluck();
+    db.transaction(() => {
+      const tokens = stagePostings(db, { rowid: 1, date: 0, inbox: 1, flags: 0 }, columns);
+      stagePostings(db, { rowid: 2, date: 0, inbox: 1, flags: 0 }, columns);
+      const budget = 3 * 4 * tokens;
+      flushPostingsOver(db, budget);
+      expect(segments.all()).toEqual([]);
+      stagePostings(db, { rowid: 3, date: 0, inbox: 1, flags: 0 }, columns);
+      flushPostingsOver(db, budget);
+      expect(segments.all()).toEqual([3]);
+      expect(stagedPostingsBytes(db)).toBe(0);
+    })();
+    archive.close();
   });
 });
 

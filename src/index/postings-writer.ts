@@ -1,5 +1,5 @@
 // Writes the postings index beside FTS5: documents are staged per connection and written
-// as one immutable segment per transaction; a deleted or replaced document leaves a
+// as one immutable segment per transaction (or sooner, when the stage grows large); a deleted or replaced document leaves a
 // tombstone in its segment; segments of similar size are merged (dropping tombstoned
 // documents) so a search reads a few segments, never one per batch.
 
@@ -114,6 +114,14 @@ function forgetStaged(stage: Stage, rowid: number): boolean {
 /** Bytes of token ids staged on `db` for its next segment (the bulk of what a batch holds). */
 export function stagedPostingsBytes(db: Db): number {
   return stages.get(db)?.idBytes ?? 0;
+}
+
+/**
+ * Writes the staged documents as a segment now, inside the open transaction, once their ids
+ * take `maxBytes` or more; call when every staged document has its keyword_docs row.
+ */
+export function flushPostingsOver(db: Db, maxBytes: number): void {
+  if (stagedPostingsBytes(db) >= maxBytes) flushPostings(db);
 }
 
 /**

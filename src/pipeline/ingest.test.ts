@@ -102,21 +102,6 @@ describe('ingest', () => {
     expect(engine.status().threads).toBe(2);
   });
 
-  it('commits a batch early once the index data it holds passes batchIndexBytes', async () => {
-    const segments = async (options: { batchIndexBytes?: number }): Promise<number[]> => {
-      const engine = freshArchive();
-      await engine.ingest([join(FIXTURES, 'threading', 'late-parent')], { workers: 0, ...options });
-      return engine.archive.db
-        .prepare('SELECT docs FROM keyword_segments ORDER BY id')
-        .pluck()
-        .all() as number[];
-    };
-    // A postings segment per transaction: one for the folder, or one per message when any
-    // staged message passes the budget.
-    expect(await segments({})).toEqual([4]);
-    expect(await segments({ batchIndexBytes: 1 })).toEqual([1, 1, 1, 1]);
-  });
-
   it('survives a reference loop', async () => {
     const engine = freshArchive();
     await engine.ingest([join(FIXTURES, 'threading', 'loop')], { workers: 0 });

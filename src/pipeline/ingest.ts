@@ -23,8 +23,6 @@ export interface IngestOptions {
   readonly workers?: number;
   /** Messages per transaction. */
   readonly batchSize?: number;
-  /** Bytes of index data a transaction may hold in memory before it commits early. */
-  readonly batchIndexBytes?: number;
   readonly mboxFormat?: 'mboxrd' | 'mboxo';
   /** Called at most every progressIntervalMs, and once per source at its end. */
   readonly onProgress?: (progress: IngestProgress) => void;
@@ -117,13 +115,6 @@ const MAX_IN_FLIGHT_BYTES = 32 * 1024 * 1024;
  * enough for a full batch at a 1M archive's pace (~500 messages a second).
  */
 const MAX_BATCH_MS = 16_000;
-/**
- * Index data a batch may hold until its commit (the postings writer's token ids of the analysed
- * text). The generated bench mail stages under 1 KB a message (3.8 MB at 4,000 messages of the
- * 20k corpus), but 8,000 mailing-list digests of 100 KB of text each would hold on the order of
- * a gigabyte: such a batch commits early instead.
- */
-const DEFAULT_BATCH_INDEX_BYTES = 64 * 1024 * 1024;
 
 export function ingest(
   archive: Archive,
@@ -194,7 +185,6 @@ async function ingestSource(
   const counts = emptyCounts();
   const started = Date.now();
   const batchSize = options.batchSize ?? DEFAULT_BATCH;
-  const batchIndexBytes = options.batchIndexBytes ?? DEFAULT_BATCH_INDEX_BYTES;
   const interval = options.progressIntervalMs ?? 200;
   let lastProgress = 0;
   const report = (done: boolean): void => {
@@ -212,11 +202,7 @@ async function ingestSource(
     batchStarted = Date.now();
   };
   const maybeCommit = (): void => {
-    if (
-      inBatch >= batchSize ||
-      Date.now() - batchStarted >= MAX_BATCH_MS ||
-      store.stagedIndexBytes() >= batchIndexBytes
-    ) {
+    if (inBatch >= batchSize || Date.now() - batchStarted >= MAX_BATCH_MS) {
       store.flushIndexes();
       db.exec('COMMIT');
       begin();

@@ -37,8 +37,6 @@ export interface IndexHook {
    */
   flush?(db: Db): void;
   discard?(db: Db): void;
-  /** Bytes of memory its deferred writes hold until the flush: a long batch commits early on them. */
-  staged?(db: Db): number;
   /**
    * Called in a transaction of its own after a bulk re-index (an extraction drain or a
    * re-extraction): the hook may rewrite what re-indexing many messages left behind.

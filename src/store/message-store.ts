@@ -112,13 +112,6 @@ export class MessageStore {
     for (const hook of this.archive.hooks) hook.flush?.(this.db);
   }
 
-  /** Memory the index hooks hold for the open transaction until their flush. */
-  stagedIndexBytes(): number {
-    let bytes = 0;
-    for (const hook of this.archive.hooks) bytes += hook.staged?.(this.db) ?? 0;
-    return bytes;
-  }
-
   /** Drops what the index hooks deferred: call before rolling the transaction back. */
   discardIndexes(): void {
     for (const hook of this.archive.hooks) hook.discard?.(this.db);
