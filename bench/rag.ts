@@ -3,7 +3,8 @@
 // keyword-only, vector-only and hybrid retrieval with the in-process ONNX embedder, embedding
 // throughput, retrieval p50/p95 latency and peak RSS. --model NAME picks the fetched model
 // (default the embedder's), --quantized its int8 export; --keyword-only runs without one;
-// --misses lists what each setup missed and where each retrieval stage ranked it; --fresh
+// --misses lists what each setup missed, where each retrieval stage ranked it and (vector and
+// hybrid) where the model alone ranks the answer among all the archive's chunks; --fresh
 // rebuilds the cached archive; --latency-fill gives an archive too large to embed here real
 // vectors for a sample and the questions' threads and stand-ins for the rest (see
 // rag-fill.ts), so vector and hybrid latency can be measured;
@@ -35,7 +36,8 @@ import {
 import { type RetrievalMode, type RetrievalTrace, retrieve } from '../src/rag/retrieve.js';
 import { syncChunks } from '../src/rag/sync.js';
 import type { DetailScan } from '../src/rag/vector-leg.js';
-import { vectorModel } from '../src/rag/vectors.js';
+import { distances, vectorModel } from '../src/rag/vectors.js';
+import type { Db } from '../src/store/index.js';
 import { mb, numberArg, percentile, readyIndex } from './measure.js';
 import { QUESTION_NOW, storyRecords, storyThreads, writeRagMaildir } from './rag-corpus.js';
 import {
@@ -281,6 +283,44 @@ function stageRanks(trace: RetrievalTrace, answers: readonly StoredAnswer[]): st
   );
 }
 
+/**
+ * How near the vector model itself puts a missed answer: the rank, among every detail and
+ * attachment chunk of the archive, of the answer's nearest one to the question, with its
+ * similarity and the nearest chunk's. In the hundreds or thousands, the model does not see
+ * the answer and no fusion or thread scan could find it; within a few dozen, the pipeline
+ * lost it. Scans every vector (~0.3 s a miss at 11k chunks).
+ */
+function archiveRank(
+  db: Db,
+  embedding: Float32Array,
+  answers: readonly StoredAnswer[],
+  chunks: ReadonlyArray<{ id: number; rowids: ReadonlySet<number> }>,
+): string {
+  const rowOf = new Map(chunks.map((c) => [c.id, c.rowids]));
+  const nearest = distances(
+    db,
+    embedding,
+    chunks.map((c) => c.id),
+  ).sort((a, b) => a.distance - b.distance);
+  const at = nearest.findIndex((d) => answers.some((a) => rowOf.get(d.chunkId)?.has(a.rowid)));
+  if (at < 0) return 'archive-wide: the answer has no vector';
+  const similarity = (i: number): string => (1 - (nearest[i]?.distance ?? 1)).toFixed(3);
+  return `archive-wide: answer chunk ${at + 1} of ${nearest.length} (similarity ${similarity(at)}, nearest ${similarity(0)})`;
+}
+
+/** Every detail and attachment chunk with its messages' rowids, for archiveRank. */
+function searchableChunks(db: Db): Array<{ id: number; rowids: ReadonlySet<number> }> {
+  const rows = db
+    .prepare(
+      `SELECT l.chunk_id AS id, l.message_rowid AS rowid FROM rag_chunk_messages l
+       JOIN rag_chunks c ON c.id = l.chunk_id WHERE c.kind <> 'summary'`,
+    )
+    .all() as Array<{ id: number; rowid: number }>;
+  const byChunk = new Map<number, Set<number>>();
+  for (const r of rows) byChunk.set(r.id, (byChunk.get(r.id) ?? new Set()).add(r.rowid));
+  return [...byChunk].map(([id, rowids]) => ({ id, rowids }));
+}
+
 /** Questions the --refine LLM did not refine, and why. */
 const refineFailures: string[] = [];
 
@@ -302,6 +342,10 @@ async function run(
     ...(refiner ? { refiner, refineTimeoutMs: 600_000 } : {}),
   };
   await retrieve(engine, 'warm-up question about the delivery schedule', options);
+  const db = engine.archive.db;
+  // Where the model alone ranks each missed answer (vector and hybrid setups, --misses).
+  const probe =
+    flag('misses') && embedder && mode !== 'keyword' ? { embedder, chunks: searchableChunks(db) } : null;
   const outcomes: Outcome[] = [];
   for (const question of questions) {
     let trace: RetrievalTrace | undefined;
@@ -320,8 +364,13 @@ async function run(
     const wanted = new Set(answers.map((a) => (question.messageIds ? a.id : a.thread)));
     const at = ranked.findIndex((id) => wanted.has(id));
     const top = result.messages.slice(0, 3).map((m) => m.messageId);
-    const stages = trace && question.messageIds ? { stages: stageRanks(trace, answers) } : {};
-    outcomes.push({ question, rank: at < 0 ? null : at + 1, ms, top, ...stages });
+    const rank = at < 0 ? null : at + 1;
+    let stages = trace && question.messageIds ? stageRanks(trace, answers) : undefined;
+    if (stages !== undefined && probe && (rank === null || rank > 5)) {
+      const [embedding] = await probe.embedder.embed([question.question], 'query');
+      if (embedding) stages += `; ${archiveRank(db, embedding, answers, probe.chunks)}`;
+    }
+    outcomes.push({ question, rank, ms, top, ...(stages === undefined ? {} : { stages }) });
   }
   return outcomes;
 }
