@@ -294,22 +294,17 @@ function archiveRank(
   db: Db,
   embedding: Float32Array,
   answers: readonly StoredAnswer[],
-  chunks: ReadonlyArray<{ id: number; rowids: ReadonlySet<number> }>,
+  chunks: ReadonlyMap<number, ReadonlySet<number>>,
 ): string {
-  const rowOf = new Map(chunks.map((c) => [c.id, c.rowids]));
-  const nearest = distances(
-    db,
-    embedding,
-    chunks.map((c) => c.id),
-  ).sort((a, b) => a.distance - b.distance);
-  const at = nearest.findIndex((d) => answers.some((a) => rowOf.get(d.chunkId)?.has(a.rowid)));
+  const nearest = distances(db, embedding, [...chunks.keys()]).sort((a, b) => a.distance - b.distance);
+  const at = nearest.findIndex((d) => answers.some((a) => chunks.get(d.chunkId)?.has(a.rowid)));
   if (at < 0) return 'archive-wide: the answer has no vector';
   const similarity = (i: number): string => (1 - (nearest[i]?.distance ?? 1)).toFixed(3);
   return `archive-wide: answer chunk ${at + 1} of ${nearest.length} (similarity ${similarity(at)}, nearest ${similarity(0)})`;
 }
 
-/** Every detail and attachment chunk with its messages' rowids, for archiveRank. */
-function searchableChunks(db: Db): Array<{ id: number; rowids: ReadonlySet<number> }> {
+/** Every detail and attachment chunk's messages (rowids) by chunk id, for archiveRank. */
+function searchableChunks(db: Db): Map<number, Set<number>> {
   const rows = db
     .prepare(
       `SELECT l.chunk_id AS id, l.message_rowid AS rowid FROM rag_chunk_messages l
@@ -318,7 +313,7 @@ function searchableChunks(db: Db): Array<{ id: number; rowids: ReadonlySet<numbe
     .all() as Array<{ id: number; rowid: number }>;
   const byChunk = new Map<number, Set<number>>();
   for (const r of rows) byChunk.set(r.id, (byChunk.get(r.id) ?? new Set()).add(r.rowid));
-  return [...byChunk].map(([id, rowids]) => ({ id, rowids }));
+  return byChunk;
 }
 
 /** Questions the --refine LLM did not refine, and why. */

@@ -1,7 +1,8 @@
 // Writes the postings index beside FTS5: documents are staged per connection and written
-// as one immutable segment per transaction (or sooner, when the stage grows large); a deleted or replaced document leaves a
-// tombstone in its segment; segments of similar size are merged (dropping tombstoned
-// documents) so a search reads a few segments, never one per batch.
+// as one immutable segment per transaction (or sooner, when the stage grows large); a
+// deleted or replaced document leaves a tombstone in its segment; segments of similar size
+// are merged (dropping tombstoned documents) so a search reads a few segments, never one per
+// batch.
 
 import { type Db, sql } from '../store/index.js';
 import {
