@@ -13,6 +13,10 @@ export {
   FLAG_BULK,
   FLAG_UNTRUSTED,
   liveCount,
+  startSums,
+  summedHits,
+  type WeightedSums,
+  weightedSums,
 } from './postings-codec.js';
 export {
   openPostings,

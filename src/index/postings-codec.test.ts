@@ -5,7 +5,6 @@ import {
   concatPostings,
   countInColumns,
   decodeDocTable,
-  decodeWeighted,
   encodeDocTable,
   encodePostings,
   FLAG_BULK,
@@ -14,6 +13,7 @@ import {
   maskCountsOf,
   sumMaskCounts,
 } from './postings-codec.js';
+import { weightedHits } from './test-helpers.js';
 
 /**
  * Three columns; document 7 is absent from the last one, document 300 has a long quoted
@@ -44,11 +44,11 @@ describe('postings codec', () => {
     expect(() => entriesOf(truncated, 3)).toThrow(expect.objectContaining(expected));
     const filter = new Uint8Array([1, 1, 1]);
     const weights = new Float64Array([1, 1, 1]);
-    expect(() => decodeWeighted(truncated, { width: 3, inFilter: filter, weights })).toThrow(
+    expect(() => weightedHits([truncated], { width: 3, inFilter: filter, weights })).toThrow(
       expect.objectContaining(expected),
     );
     // Read as a family of two columns, document 0's mask (columns 0 and 2) is corrupt.
-    expect(() => decodeWeighted(encoded.postings, { width: 2, inFilter: filter, weights })).toThrow(
+    expect(() => weightedHits([encoded.postings], { width: 2, inFilter: filter, weights })).toThrow(
       expect.objectContaining(expected),
     );
     const remap = new Int32Array(70_001).fill(-1);
@@ -59,7 +59,7 @@ describe('postings codec', () => {
   it("weighs each document's counts in the filtered columns, in one column or several", () => {
     const { postings } = encodePostings(THREE_COLUMNS, 3);
     const decode = (filter: number[], weights: number[]) => {
-      const hits = decodeWeighted(postings, {
+      const hits = weightedHits([postings], {
         width: 3,
         inFilter: new Uint8Array(filter),
         weights: new Float64Array(weights),
@@ -77,6 +77,23 @@ describe('postings codec', () => {
     const full = entriesOf(postings, 3);
     const sums = full.ords.map((_, i) => (full.counts[i * 3] as number) + (full.counts[i * 3 + 2] as number));
     expect(decode([1, 0, 1], [1, 0, 1]).freqs).toEqual(sums);
+  });
+
+  it("adds up a prefix's expansions by document, each document once, in the order first seen", () => {
+    // `invoice` and `invoices` in one segment of 400 documents: 7 and 300 hold both.
+    const invoice = encodePostings({ ords: [7, 12, 300], counts: [2, 0, 1, 1, 0, 3] }, 2).postings;
+    const invoices = encodePostings({ ords: [3, 7, 300, 399], counts: [1, 0, 0, 1, 1, 1, 0, 4] }, 2).postings;
+    const columns = { width: 2, inFilter: new Uint8Array([1, 1]), weights: new Float64Array([1, 0.5]) };
+    const hits = weightedHits([invoice, invoices], columns, 400);
+    expect(Array.from(hits.ords)).toEqual([7, 12, 300, 3, 399]);
+    // 7: 2 + 0.5; 300: 3 × 0.5 + (1 + 0.5); 12 and 3 and 399 from one expansion alone.
+    expect(Array.from(hits.freqs)).toEqual([2.5, 1.5, 3, 1, 2]);
+    // A sum started again forgets the last one's documents.
+    expect(Array.from(weightedHits([invoices], columns, 400).freqs)).toEqual([1, 0.5, 1.5, 2]);
+    // An ordinal past the segment is a corrupt blob's, not a write past the sums.
+    expect(() => weightedHits([invoices], columns, 399)).toThrow(
+      expect.objectContaining({ code: 'index_unavailable' }),
+    );
   });
 
   it('appends a term renumbered straight from its blob, dropping the entries mapped away', () => {

@@ -404,23 +404,77 @@ export function weightsByBit({ width, inFilter, weights }: ColumnWeights): {
 }
 
 /**
- * The documents of one postings blob that hold the term in a filtered column, with the
- * weighted count there (Σ weight × count over the filter): what bm25 reads of a one-term
- * phrase, decoded in one pass without keeping the counts. Its varints are read by varintAt,
- * not a reader, and it visits only the columns an entry holds (most hold one): 21.5 → 12 ns
- * an entry on the commonest terms of a 1M archive.
+ * Weighted frequencies added up by document ordinal over one segment's postings blobs (a
+ * prefix's expansions share documents): a list of sums in the order documents are first
+ * seen, with each document's place in it and an epoch stamp, reused from search to
+ * search. It replaced merging the blobs' decoded lists two at a time, which allocated and
+ * copied each list again per merge: at 1M, one-thread, `kevin lewis` (its `kevin` prefix
+ * expands to the owner's name and address in every message) 126 → 102 ms, `acme-corp`
+ * 89 → 76 ms (medians, interleaved in one process).
  */
-export function decodeWeighted(
-  blob: Uint8Array,
-  columns: ColumnWeights,
-): { ords: Int32Array; freqs: Float64Array } {
+export interface WeightedSums {
+  /** The segment's documents: an ordinal at or past it is a corrupt blob's. */
+  docs: number;
+  /** seen[ord] is this epoch once a document is summed, its place in ords and freqs at[ord]. */
+  seen: Int32Array;
+  at: Int32Array;
+  epoch: number;
+  /** The documents summed, in the order first seen, and their sums: [0, count). */
+  ords: Int32Array;
+  freqs: Float64Array;
+  count: number;
+}
+
+export function weightedSums(): WeightedSums {
+  return {
+    docs: 0,
+    seen: new Int32Array(0),
+    at: new Int32Array(0),
+    epoch: 0,
+    ords: new Int32Array(0),
+    freqs: new Float64Array(0),
+    count: 0,
+  };
+}
+
+/** Empties `sums` for a segment of `docs` documents. */
+export function startSums(sums: WeightedSums, docs: number): void {
+  if (docs > sums.seen.length) {
+    sums.seen = new Int32Array(docs);
+    sums.at = new Int32Array(docs);
+    sums.ords = new Int32Array(docs);
+    sums.freqs = new Float64Array(docs);
+    sums.epoch = 0;
+  }
+  if (sums.epoch === 0x7fffffff) {
+    sums.seen.fill(0);
+    sums.epoch = 0;
+  }
+  sums.epoch += 1;
+  sums.docs = docs;
+  sums.count = 0;
+}
+
+/** The documents summed and their frequencies, in the order first seen (copies: `sums` is reused). */
+export function summedHits(sums: WeightedSums): { ords: Int32Array; freqs: Float64Array } {
+  return { ords: sums.ords.slice(0, sums.count), freqs: sums.freqs.slice(0, sums.count) };
+}
+
+/**
+ * Adds to `sums` the documents of one postings blob that hold the term in a filtered
+ * column, with the weighted count there (Σ weight × count over the filter): what bm25
+ * reads of a phrase, decoded in one pass without keeping the counts. Weights are binary
+ * fractions and counts integers, so the sums are exact in any order. Its varints are read
+ * by varintAt, not a reader, and it visits only the columns an entry holds (most hold
+ * one): 21.5 → 12 ns an entry on the commonest terms of a 1M archive.
+ */
+export function decodeWeighted(blob: Uint8Array, columns: ColumnWeights, sums: WeightedSums): void {
   const n = varintAt(blob, 0);
   let at = varintEnd;
-  const ords = new Int32Array(n);
-  const freqs = new Float64Array(n);
+  const { seen, at: places, ords, freqs, epoch, docs } = sums;
+  let count = sums.count;
   const { weightOf, filter } = weightsByBit(columns);
   const masks = weightOf.length;
-  let kept = 0;
   let ord = -1;
   // Past the end a read is undefined, which ends every varint (undefined >= 0x80 is false)
   // and fails the mask check: the offset is checked once, after the last entry.
@@ -434,7 +488,7 @@ export function decodeWeighted(
     ord += gap + 1;
     // A family has at most 7 columns: its masks are one byte.
     const mask = blob[at++] as number;
-    if (!(mask < masks)) throw corruptSegment();
+    if (!(mask < masks) || ord >= docs) throw corruptSegment();
     let f = 0;
     // One count per column present, lowest bit first; most entries hold one column.
     if (mask !== 0 && (mask & (mask - 1)) === 0) {
@@ -456,11 +510,18 @@ export function decodeWeighted(
         f += (weightOf[bit] as number) * count;
       }
     if ((mask & filter) === 0) continue;
-    ords[kept] = ord;
-    freqs[kept++] = f;
+    if (seen[ord] === epoch) {
+      const place = places[ord] as number;
+      freqs[place] = (freqs[place] as number) + f;
+    } else {
+      seen[ord] = epoch;
+      places[ord] = count;
+      ords[count] = ord;
+      freqs[count++] = f;
+    }
   }
   if (at > blob.length) throw corruptSegment();
-  return { ords: ords.subarray(0, kept), freqs: freqs.subarray(0, kept) };
+  sums.count = count;
 }
 
 /**

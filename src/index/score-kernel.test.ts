@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import wabt from 'wabt';
-import { decodeWeighted, encodePostings, newDocTable } from './postings-codec.js';
+import { encodePostings, newDocTable } from './postings-codec.js';
 import { type ScoreSink, scoreKernel } from './score-kernel.js';
+import { weightedHits } from './test-helpers.js';
 
 /** Three columns; document 7 is absent from the middle one; document 300 counts 200 (two varint bytes). */
 const THREE_COLUMNS = {
@@ -41,7 +42,7 @@ describe('bm25 kernel', () => {
       const { stamp, scores, reachedList, norms } = kernel.arrays(docs, 180, 2);
       return { stamp, scores, norms, k1: 1.2, reaching, reached, reachedList: listed ? reachedList : null };
     };
-    const { ords, freqs } = decodeWeighted(postings, columns);
+    const { ords, freqs } = weightedHits([postings], columns, docs.length);
     expect(Array.from(ords)).toEqual([0, 300, 70_000]);
     const first = sink(5, 6, true);
     const bm25 = (i: number) => {
@@ -98,7 +99,7 @@ describe('bm25 kernel', () => {
     const { stamp, scores, reachedList, norms, base } = kernel.arrays(docs, 240, 1);
     const sink = { stamp, scores, norms, k1: 1.2, reaching: base, reached: base + 1, reachedList };
     const listed = kernel.score(postings, columns, 1.7, true, sink, docs.length, 0);
-    const hits = decodeWeighted(postings, columns);
+    const hits = weightedHits([postings], columns, docs.length);
     expect(listed).toBe(hits.ords.length);
     hits.ords.forEach((o, i) => {
       const f = hits.freqs[i] as number;

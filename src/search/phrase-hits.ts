@@ -15,6 +15,9 @@ import {
   readMaskCounts,
   readPostingRows,
   type Segment,
+  startSums,
+  summedHits,
+  weightedSums,
 } from '../index/index.js';
 import type { Db } from '../store/index.js';
 import { cachedHits } from './hits-cache.js';
@@ -49,8 +52,6 @@ function columnFilter(phrase: PostingsPhrase, weights: readonly number[]): Colum
   return { family, width, inFilter, weights: columnWeights, mask };
 }
 
-const NO_HITS: PhraseHits = { ords: new Int32Array(0), freqs: new Float64Array(0) };
-
 /**
  * One phrase in one segment as ranking reads it: its matches decoded (a prefix's
  * expansions added up), or the postings blob of its one term with the count of its
@@ -76,7 +77,11 @@ export function phraseSource(
   const rows = readPostingRows(db, segment.id, filter.family, phrase.term, phrase.prefix);
   const [only] = rows;
   if (only === undefined || rows.length !== 1)
-    return { hits: cachedHits(segment.table, hitsKey(phrase, weights), () => decodedHits(rows, filter)) };
+    return {
+      hits: cachedHits(segment.table, hitsKey(phrase, weights), () =>
+        decodedHits(rows, filter, segment.table.length),
+      ),
+    };
   const matches =
     segment.dead === null
       ? countInColumns(only.masks, filter.mask)
@@ -107,39 +112,12 @@ export function maskCount(
 const hitsKey = (phrase: PostingsPhrase, weights: readonly number[]) => (): string =>
   [phrase.prefix ? '*' : '', phrase.columns.join(','), weights.join(','), phrase.term].join('\u0000');
 
-/** A phrase's hits from its rows (a prefix's expansions added up). */
-function decodedHits(rows: readonly PostingRow[], filter: ColumnFilter): PhraseHits {
-  return combine(rows.map((row) => decodeWeighted(row.postings, filter)));
-}
+/** Where a prefix's expansions are added up: one per thread, reused. */
+const sums = weightedSums();
 
-/** Two ordinal-sorted hit lists as one, adding the frequencies of a document in both. */
-function mergeHits(a: PhraseHits, b: PhraseHits): PhraseHits {
-  const ords = new Int32Array(a.ords.length + b.ords.length);
-  const freqs = new Float64Array(ords.length);
-  let i = 0;
-  let j = 0;
-  let n = 0;
-  while (i < a.ords.length || j < b.ords.length) {
-    const x = i < a.ords.length ? (a.ords[i] as number) : Number.MAX_SAFE_INTEGER;
-    const y = j < b.ords.length ? (b.ords[j] as number) : Number.MAX_SAFE_INTEGER;
-    ords[n] = Math.min(x, y);
-    // Weights are binary fractions and counts integers: these sums are exact in any order.
-    freqs[n++] = (x <= y ? (a.freqs[i++] as number) : 0) + (y <= x ? (b.freqs[j++] as number) : 0);
-  }
-  return { ords: ords.subarray(0, n), freqs: freqs.subarray(0, n) };
-}
-
-/**
- * A prefix's expansions' hits (each sorted by ordinal) as one list: the two shortest are
- * merged until one is left, so a prefix with one common expansion and a few rare ones
- * costs about one pass over the common one.
- */
-function combine(lists: readonly PhraseHits[]): PhraseHits {
-  const queue = [...lists];
-  while (queue.length > 1) {
-    queue.sort((x, y) => x.ords.length - y.ords.length);
-    const [a, b] = queue.splice(0, 2) as [PhraseHits, PhraseHits];
-    queue.push(mergeHits(a, b));
-  }
-  return queue[0] ?? NO_HITS;
+/** A phrase's hits in a segment of `docs` documents from its rows (a prefix's expansions added up). */
+function decodedHits(rows: readonly PostingRow[], filter: ColumnFilter, docs: number): PhraseHits {
+  startSums(sums, docs);
+  for (const row of rows) decodeWeighted(row.postings, filter, sums);
+  return summedHits(sums);
 }
