@@ -15,7 +15,6 @@ export {
   liveCount,
   startSums,
   summedHits,
-  type WeightedSums,
   weightedSums,
 } from './postings-codec.js';
 export {
