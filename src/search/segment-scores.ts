@@ -242,16 +242,14 @@ class MatchCollector {
   /** Every live match with its bare bm25. */
   everyLive({ table, dead }: Segment, { scores, reachedList, listed }: SegmentMatches): void {
     this.reserve(listed);
-    const { rowids, dates } = this;
-    let n = this.n;
     for (let i = 0; i < listed; i++) {
       const ord = reachedList[i] as number;
       if (dead !== null && dead[ord] === 1) continue;
-      rowids[n] = table.rowids[ord] as number;
-      dates[n] = table.dates[ord] as number;
-      this.scores[n++] = scores[ord] as number;
+      const n = this.n++;
+      this.rowids[n] = table.rowids[ord] as number;
+      this.dates[n] = table.dates[ord] as number;
+      this.scores[n] = scores[ord] as number;
     }
-    this.n = n;
   }
 
   /**
