@@ -43,4 +43,11 @@ export {
   indexSecret,
   KEYWORD_TOKENIZER,
 } from './schema.js';
-export { BM25_K1, type ScoreSink, type SegmentArrays, scoreKernel } from './score-kernel.js';
+export {
+  type BlobCursor,
+  BM25_K1,
+  loadedBytes,
+  type ScoreSink,
+  type SegmentArrays,
+  scoreKernel,
+} from './score-kernel.js';

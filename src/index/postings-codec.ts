@@ -423,6 +423,8 @@ export interface WeightedSums {
   ords: Int32Array;
   freqs: Float64Array;
   count: number;
+  /** Whether `ords` is ascending: each blob's are, several blobs' need not be. */
+  ascending: boolean;
 }
 
 export function weightedSums(): WeightedSums {
@@ -434,6 +436,7 @@ export function weightedSums(): WeightedSums {
     ords: new Int32Array(0),
     freqs: new Float64Array(0),
     count: 0,
+    ascending: true,
   };
 }
 
@@ -453,11 +456,26 @@ export function startSums(sums: WeightedSums, docs: number): void {
   sums.epoch += 1;
   sums.docs = docs;
   sums.count = 0;
+  sums.ascending = true;
 }
 
-/** The documents summed and their frequencies, in the order first seen (copies: `sums` is reused). */
+/**
+ * The documents summed and their frequencies, in ordinal order, as ranking reads a segment
+ * (copies: `sums` is reused). A prefix's expansions come unordered: a few are sorted, many
+ * (the owner's name in every message) are found by a pass over the segment's stamps.
+ */
 export function summedHits(sums: WeightedSums): { ords: Int32Array; freqs: Float64Array } {
-  return { ords: sums.ords.slice(0, sums.count), freqs: sums.freqs.slice(0, sums.count) };
+  const { count, seen, at, epoch, docs } = sums;
+  if (sums.ascending) return { ords: sums.ords.slice(0, count), freqs: sums.freqs.slice(0, count) };
+  const freqs = new Float64Array(count);
+  let ords: Int32Array;
+  if (count * Math.log2(count) < docs) ords = sums.ords.slice(0, count).sort();
+  else {
+    ords = new Int32Array(count);
+    for (let ord = 0, n = 0; n < count; ord++) if (seen[ord] === epoch) ords[n++] = ord;
+  }
+  for (let i = 0; i < count; i++) freqs[i] = sums.freqs[at[ords[i] as number] as number] as number;
+  return { ords, freqs };
 }
 
 /**
@@ -514,6 +532,7 @@ export function decodeWeighted(blob: Uint8Array, columns: ColumnWeights, sums: W
       const place = places[ord] as number;
       freqs[place] = (freqs[place] as number) + f;
     } else {
+      if (count > 0 && ord < (ords[count - 1] as number)) sums.ascending = false;
       seen[ord] = epoch;
       places[ord] = count;
       ords[count] = ord;

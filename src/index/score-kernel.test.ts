@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import wabt from 'wabt';
-import { encodePostings, newDocTable } from './postings-codec.js';
-import { type ScoreSink, scoreKernel } from './score-kernel.js';
+import { type ColumnWeights, encodePostings, newDocTable } from './postings-codec.js';
+import { loadedBytes, type ScoreSink, scoreKernel } from './score-kernel.js';
 import { weightedHits } from './test-helpers.js';
 
 /** Three columns; document 7 is absent from the middle one; document 300 counts 200 (two varint bytes). */
@@ -11,6 +11,22 @@ const THREE_COLUMNS = {
   counts: [1, 0, 2, 3, 1, 0, 0, 0, 200, 1, 1, 1],
   positions: [4, 0, 9, 1, 5, 40, 2, ...Array.from({ length: 200 }, (_, i) => 16_000 + i * 3), 0, 0, 1],
 };
+
+/** Loads `postings` alone and scores all of it in one window. */
+function scoreWhole(
+  postings: Uint8Array,
+  columns: ColumnWeights,
+  idf: number,
+  first: boolean,
+  sink: ScoreSink,
+  docs: number,
+  listed: number,
+): number {
+  const kernel = scoreKernel();
+  const [cursor] = kernel.load([{ postings, columns }]);
+  if (cursor === undefined) throw new Error('nothing loaded');
+  return kernel.score(cursor, idf, first, sink, docs, docs, listed);
+}
 
 /** A doc table of `n` documents of varied lengths. */
 function table(n: number) {
@@ -37,7 +53,7 @@ describe('bm25 kernel', () => {
     };
     const docs = table(70_001);
     const kernel = scoreKernel();
-    kernel.prepare([docs], postings.length, 180);
+    kernel.prepare([docs], loadedBytes([{ postings }]), 180);
     const sink = (reaching: number, reached: number, listed: boolean): ScoreSink => {
       const { stamp, scores, reachedList, norms } = kernel.arrays(docs, 180, 2);
       return { stamp, scores, norms, k1: 1.2, reaching, reached, reachedList: listed ? reachedList : null };
@@ -54,7 +70,7 @@ describe('bm25 kernel', () => {
     first.stamp.fill(3);
     first.scores.fill(7);
     first.stamp[300] = 6;
-    expect(kernel.score(postings, columns, 2, true, first, docs.length, 0)).toBe(2);
+    expect(scoreWhole(postings, columns, 2, true, first, docs.length, 0)).toBe(2);
     expect(Array.from(first.reachedList?.subarray(0, 2) ?? [])).toEqual([0, 70_000]);
     expect(first.scores[0]).toBe(bm25(0));
     // 300 was reached already by another phrase of this group: its sum goes on.
@@ -69,7 +85,7 @@ describe('bm25 kernel', () => {
     later.scores.fill(7);
     later.stamp[0] = 6;
     later.stamp[300] = 5;
-    expect(kernel.score(postings, columns, 2, false, later, docs.length, 0)).toBe(1);
+    expect(scoreWhole(postings, columns, 2, false, later, docs.length, 0)).toBe(1);
     expect(later.reachedList?.[0]).toBe(300);
     expect(later.scores[0]).toBe(7 + bm25(0));
     expect(later.scores[300]).toBe(7 + bm25(1));
@@ -95,10 +111,10 @@ describe('bm25 kernel', () => {
     };
     const docs = table(ord + 1);
     const kernel = scoreKernel();
-    kernel.prepare([docs], postings.length, 240);
+    kernel.prepare([docs], loadedBytes([{ postings }]), 240);
     const { stamp, scores, reachedList, norms, base } = kernel.arrays(docs, 240, 1);
     const sink = { stamp, scores, norms, k1: 1.2, reaching: base, reached: base + 1, reachedList };
-    const listed = kernel.score(postings, columns, 1.7, true, sink, docs.length, 0);
+    const listed = scoreWhole(postings, columns, 1.7, true, sink, docs.length, 0);
     const hits = weightedHits([postings], columns, docs.length);
     expect(listed).toBe(hits.ords.length);
     hits.ords.forEach((o, i) => {
@@ -107,23 +123,79 @@ describe('bm25 kernel', () => {
     });
   });
 
-  it('refuses a blob that does not decode: truncated, a mask past its family, an ordinal past its segment', () => {
+  it('scores two loaded blobs window by window as it scores them whole, cursors apart', () => {
+    // Two terms over 60,000 documents: one in every third, one in every 1,000th (a multi-byte gap).
+    const every = (step: number, count: (i: number) => number) => {
+      const ords: number[] = [];
+      const counts: number[] = [];
+      for (let ord = step - 1, i = 0; ord < 60_000; ord += step, i++)
+        ords.push(ord), counts.push(count(i), 0);
+      return encodePostings({ ords, counts }, 2).postings;
+    };
+    const dense = every(3, (i) => 1 + (i % 4));
+    const sparse = every(1_000, (i) => 200 + i);
+    const columns = { width: 2, inFilter: new Uint8Array([1, 1]), weights: new Float64Array([1, 0.5]) };
+    const docs = table(60_000);
+    const kernel = scoreKernel();
+    const blobs = [
+      { postings: dense, columns },
+      { postings: sparse, columns },
+    ];
+    kernel.prepare([docs], loadedBytes(blobs), 300);
+    /** Both terms as two groups, in windows ending at `ends`: the scores and the reached list. */
+    const scoreIn = (ends: readonly number[]) => {
+      const { stamp, scores, reachedList, norms, base } = kernel.arrays(docs, 300, 2);
+      const sink = (g: number): ScoreSink => ({
+        stamp,
+        scores,
+        norms,
+        k1: 1.2,
+        reaching: base + g,
+        reached: base + g + 1,
+        reachedList: g === 1 ? reachedList : null,
+      });
+      const [first, second] = kernel.load(blobs);
+      if (first === undefined || second === undefined) throw new Error('nothing loaded');
+      let listed = 0;
+      for (const until of ends) {
+        kernel.score(first, 1.5, true, sink(0), docs.length, until, 0);
+        listed = kernel.score(second, 0.75, false, sink(1), docs.length, until, listed);
+      }
+      const list = Array.from(reachedList.subarray(0, listed));
+      return { list, scores: list.map((ord) => scores[ord]) };
+    };
+    const whole = scoreIn([60_000]);
+    // Documents 2,999, 5,999, …: in every third and every 1,000th.
+    expect(whole.list).toEqual(Array.from({ length: 20 }, (_, i) => 3_000 * (i + 1) - 1));
+    // Windows of 8,192, and uneven ones: empty, one document wide, ending on a match.
+    expect(scoreIn([8_192, 16_384, 24_576, 32_768, 40_960, 49_152, 57_344, 60_000])).toEqual(whole);
+    expect(scoreIn([0, 2_999, 3_000, 3_000, 17_777, 59_999, 60_000])).toEqual(whole);
+  });
+
+  it('refuses a blob that does not decode: truncated, a mask past its family, an ordinal past its segment, whole or in windows', () => {
     const { postings } = encodePostings(THREE_COLUMNS, 3);
     const columns = { width: 3, inFilter: new Uint8Array([1, 1, 1]), weights: new Float64Array([1, 1, 1]) };
     const docs = table(70_001);
     const kernel = scoreKernel();
-    kernel.prepare([docs], postings.length, 180);
+    kernel.prepare([docs], loadedBytes([{ postings }]), 180);
     const { stamp, scores, reachedList, norms, base } = kernel.arrays(docs, 180, 1);
     const sink = { stamp, scores, norms, k1: 1.2, reaching: base, reached: base + 1, reachedList };
     const corrupt = expect.objectContaining({ code: 'index_unavailable', param: 'index' });
     const truncated = postings.subarray(0, postings.length - 2);
-    expect(() => kernel.score(truncated, columns, 1, true, sink, docs.length, 0)).toThrow(corrupt);
+    expect(() => scoreWhole(truncated, columns, 1, true, sink, docs.length, 0)).toThrow(corrupt);
     // Read as a family of two columns, document 0's mask (columns 0 and 2) is out of range.
-    expect(() => kernel.score(postings, { ...columns, width: 2 }, 1, true, sink, docs.length, 0)).toThrow(
+    expect(() => scoreWhole(postings, { ...columns, width: 2 }, 1, true, sink, docs.length, 0)).toThrow(
       corrupt,
     );
-    expect(() => kernel.score(postings, columns, 1, true, sink, 70_000, 0)).toThrow(corrupt);
-    expect(() => kernel.score(new Uint8Array(0), columns, 1, true, sink, docs.length, 0)).toThrow(corrupt);
+    expect(() => scoreWhole(postings, columns, 1, true, sink, 70_000, 0)).toThrow(corrupt);
+    expect(() => scoreWhole(new Uint8Array(0), columns, 1, true, sink, docs.length, 0)).toThrow(corrupt);
+    // In windows: the first leaves document 70,000 for the next, which finds it past a
+    // segment of 70,000.
+    const [cursor] = kernel.load([{ postings, columns }]);
+    if (cursor === undefined) throw new Error('nothing loaded');
+    kernel.score(cursor, 1, true, sink, docs.length, 60_000, 0);
+    expect({ ord: cursor.ord, left: cursor.left }).toEqual({ ord: 300, left: 1 });
+    expect(() => kernel.score(cursor, 1, true, sink, 70_000, 70_000, 3)).toThrow(corrupt);
   });
 
   it('keeps its arrays across a larger layout: a bigger segment and blob grow the memory', () => {

@@ -1,7 +1,7 @@
 // The bm25 kernel (score-kernel.wat) and the memory it works in: one thread's scoring arrays
 // (the documents' length norms of every segment searched, the stamps, sums and reached list of
 // the segment being scored) live in the kernel's own memory, where it reads and writes them
-// without a copy; only each postings blob is copied in before it is scored.
+// without a copy; only the postings blobs of the segment being scored are copied in.
 
 import { type ColumnWeights, corruptSegment, type DocTable, weightsByBit } from './postings-codec.js';
 import { SCORE_KERNEL_WASM } from './score-kernel-wasm.js';
@@ -15,8 +15,14 @@ declare const WebAssembly: {
 interface KernelExports {
   readonly memory: { readonly buffer: ArrayBuffer; grow(pages: number): number };
   readonly end: { readonly value: number };
+  readonly last: { readonly value: number };
+  readonly left: { readonly value: number };
+  count(blob: number): number;
   score(
-    blob: number,
+    at: number,
+    left: number,
+    ord: number,
+    until: number,
     weightOf: number,
     filter: number,
     masks: number,
@@ -37,9 +43,11 @@ interface KernelExports {
 const PAGE = 65_536;
 /** A family has at most 7 columns: a mask is below 128, and so is a column's bit. */
 const MASKS = 128;
+/** A loaded blob's column weights by mask, ahead of it. */
 const WEIGHTS_BYTES = MASKS * 8;
 /** Room for blobs when the layout is made: the commonest terms of a 1M archive are ~1.5 MB. */
 const MIN_BLOB_BYTES = 1 << 20;
+const align8 = (n: number): number => Math.ceil(n / 8) * 8;
 
 /** bm25's constants, FTS5's: k1 (term frequency saturation) and b (length normalisation). */
 export const BM25_K1 = 1.2;
@@ -61,6 +69,28 @@ export interface ScoreSink {
   readonly reached: number;
   /** Ordinals that reach the last group, in the order they do; null before the last group. */
   readonly reachedList: Int32Array | null;
+}
+
+/**
+ * One postings blob of the segment being scored, in the kernel's memory after its column
+ * weights, and how far scoring has read it: the kernel scores it a window of ordinals at a
+ * time (see ScoreKernel.score).
+ */
+export interface BlobCursor {
+  readonly weightsAt: number;
+  readonly filter: number;
+  readonly masks: number;
+  /** Where its next entry is, and where the blob ends. */
+  at: number;
+  readonly end: number;
+  /** The ordinal of the last entry read (-1 before the first), and how many are left. */
+  ord: number;
+  left: number;
+}
+
+/** The blob area `blobs` take once loaded (ScoreKernel.load). */
+export function loadedBytes(blobs: ReadonlyArray<{ readonly postings: Uint8Array }>): number {
+  return blobs.reduce((sum, { postings }) => sum + WEIGHTS_BYTES + align8(postings.length), 0);
 }
 
 /** Where a segment's length norms are in memory, and for which average length. */
@@ -85,10 +115,11 @@ export interface SegmentArrays {
 }
 
 /**
- * One thread's kernel and memory. Layout: column weights, then the working arrays (sized
- * for the largest segment), the blob area, and the norms of every segment prepared since
- * the layout was made. A search that needs more (a new segment, a larger one or blob) lays
- * it out again: norms are recomputed (a few ms at 1M documents) and stamps start over.
+ * One thread's kernel and memory. Layout: the working arrays (sized for the largest
+ * segment), the blob area (one segment's blobs at a time, each after its column weights),
+ * and the norms of every segment prepared since the layout was made. A search that needs
+ * more (a new segment, a larger one, more blobs) lays it out again: norms are recomputed (a
+ * few ms at 1M documents) and stamps start over.
  */
 class ScoreKernel {
   private readonly kernel: KernelExports;
@@ -104,7 +135,6 @@ class ScoreKernel {
   private next = 1;
   private buffer = new ArrayBuffer(0);
   private bytes = new Uint8Array(0);
-  private weights = new Float64Array(0);
 
   constructor() {
     const module = new WebAssembly.Module(Buffer.from(SCORE_KERNEL_WASM, 'base64'));
@@ -112,8 +142,8 @@ class ScoreKernel {
   }
 
   /**
-   * Makes room for scoring `tables` (each segment's doc table) with blobs of up to
-   * `blobBytes`, and their norms for `avgdl`.
+   * Makes room for scoring `tables` (each segment's doc table) with blobs that take up to
+   * `blobBytes` once loaded (loadedBytes), and their norms for `avgdl`.
    */
   prepare(tables: readonly DocTable[], blobBytes: number, avgdl: number): void {
     const largest = tables.reduce((max, t) => Math.max(max, t.length), 0);
@@ -124,11 +154,10 @@ class ScoreKernel {
   }
 
   private layOut(tables: readonly DocTable[], largest: number, blobBytes: number): void {
-    const align8 = (n: number): number => Math.ceil(n / 8) * 8;
     const docs = Math.max(largest, this.docs);
     const blob = align8(Math.max(blobBytes * 2, this.blobBytes, MIN_BLOB_BYTES));
     const normsBytes = tables.reduce((sum, t) => sum + t.length * 8, 0);
-    this.stampAt = WEIGHTS_BYTES;
+    this.stampAt = 0;
     this.scoresAt = align8(this.stampAt + docs * 4);
     this.listAt = this.scoresAt + docs * 8;
     this.blobAt = align8(this.listAt + docs * 4);
@@ -152,7 +181,6 @@ class ScoreKernel {
     if (buffer !== this.buffer) {
       this.buffer = buffer;
       this.bytes = new Uint8Array(buffer);
-      this.weights = new Float64Array(buffer, 0, MASKS);
     }
     return buffer;
   }
@@ -200,31 +228,56 @@ class ScoreKernel {
   }
 
   /**
-   * Adds `idf × bm25(freq)` of each entry of a one-term phrase's postings blob to `sink`
-   * (arrays from arrays(), of a segment of `docs` documents) as it decodes them. In the
-   * search's first group every document counts; in later ones only those that reached the
-   * group before. Returns the new length of `sink.reachedList` (from `listed`).
+   * Copies one segment's blobs, each with its columns' weights, into the blob area
+   * (prepared for their loadedBytes), replacing the last segment's: a cursor for each.
+   */
+  load(
+    blobs: ReadonlyArray<{ readonly postings: Uint8Array; readonly columns: ColumnWeights }>,
+  ): BlobCursor[] {
+    if (loadedBytes(blobs) > this.blobBytes)
+      throw new Error('the scoring memory was not prepared for these blobs');
+    const buffer = this.refresh();
+    let at = this.blobAt;
+    return blobs.map(({ postings, columns }) => {
+      const { weightOf, filter } = weightsByBit(columns);
+      const weightsAt = at;
+      new Float64Array(buffer, weightsAt, MASKS).fill(0).set(weightOf);
+      const blobAt = weightsAt + WEIGHTS_BYTES;
+      this.bytes.set(postings, blobAt);
+      at = blobAt + align8(postings.length);
+      const end = blobAt + postings.length;
+      const left = postings.length === 0 ? -1 : this.kernel.count(blobAt);
+      if (left < 0 || this.kernel.end.value > end) throw corruptSegment();
+      return { weightsAt, filter, masks: weightOf.length, at: this.kernel.end.value, end, ord: -1, left };
+    });
+  }
+
+  /**
+   * Adds `idf × bm25(freq)` of each entry of `cursor`'s blob (load) with an ordinal below
+   * `until` to `sink` (arrays from arrays(), of a segment of `docs` documents) as it
+   * decodes them, and moves the cursor past them: a segment is scored in windows of
+   * ordinals, each window's working arrays in cache while every phrase adds to them (see
+   * segment-scores.ts). In the search's first group every document counts; in later ones
+   * only those that reached the group before. Returns the new length of `sink.reachedList`
+   * (from `listed`).
    */
   score(
-    blob: Uint8Array,
-    columns: ColumnWeights,
+    cursor: BlobCursor,
     idf: number,
     first: boolean,
     sink: ScoreSink,
     docs: number,
+    until: number,
     listed: number,
   ): number {
-    if (blob.length > this.blobBytes) throw new Error(`a blob of ${blob.length} bytes was not prepared for`);
-    this.refresh();
-    this.bytes.set(blob, this.blobAt);
-    const { weightOf, filter } = weightsByBit(columns);
-    this.weights.fill(0);
-    this.weights.set(weightOf);
     const result = this.kernel.score(
-      this.blobAt,
-      0,
-      filter,
-      weightOf.length,
+      cursor.at,
+      cursor.left,
+      cursor.ord,
+      until,
+      cursor.weightsAt,
+      cursor.filter,
+      cursor.masks,
       idf,
       sink.k1 + 1.0,
       sink.norms.byteOffset,
@@ -237,7 +290,10 @@ class ScoreKernel {
       sink.reachedList === null ? -1 : sink.reachedList.byteOffset,
       listed,
     );
-    if (result < 0 || this.kernel.end.value > this.blobAt + blob.length) throw corruptSegment();
+    cursor.at = this.kernel.end.value;
+    cursor.ord = this.kernel.last.value;
+    cursor.left = this.kernel.left.value;
+    if (result < 0 || cursor.at > cursor.end) throw corruptSegment();
     return result;
   }
 }

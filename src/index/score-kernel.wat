@@ -1,12 +1,16 @@
 ;; bm25 of one one-term phrase's postings blob (postings-codec.ts layout), summed into a
 ;; segment's working arrays as it is decoded: the loop was JavaScript, and runs ~1.8x faster
 ;; here with the same floats (1M archive, 120-230k entries a blob: 17-22 ns an entry in V8,
-;; 10-13 here). Built into score-kernel-wasm.ts by
-;; scripts/build-score-kernel.mjs; the arrays are the caller's, in this module's memory.
+;; 10-13 here). A call scores the entries below an ordinal and leaves the rest for the next
+;; (score-kernel.ts scores a segment in windows of ordinals). Built into score-kernel-wasm.ts
+;; by scripts/build-score-kernel.mjs; the arrays are the caller's, in this module's memory.
 (module
   (memory (export "memory") 1)
-  ;; Where the last call stopped reading its blob: the caller checks it against the blob's end.
+  ;; Where the last call stopped reading its blob (the caller checks it against the blob's
+  ;; end), the ordinal of the last entry it read, and how many entries are left after it.
   (global $end (export "end") (mut i32) (i32.const 0))
+  (global $last (export "last") (mut i32) (i32.const 0))
+  (global $left (export "left") (mut i32) (i32.const 0))
 
   ;; The varint at $at (its first byte already known to be >= 0x80); its end in $end.
   (func $varint (param $at i32) (result i32)
@@ -22,37 +26,46 @@
     (global.set $end (local.get $at))
     (local.get $value))
 
+  ;; A blob's entry count, at its head; where its entries start in $end.
+  (func (export "count") (param $at i32) (result i32)
+    (if (i32.ge_u (i32.load8_u (local.get $at)) (i32.const 0x80))
+      (then (return (call $varint (local.get $at)))))
+    (global.set $end (i32.add (local.get $at) (i32.const 1)))
+    (i32.load8_u (local.get $at)))
+
+  ;; Scores the $left entries from $at on (the last one read was ordinal $ord, -1 before the
+  ;; first) whose ordinal is below $until; where it stopped is in $end, $last and $left.
   ;; Returns the new length of the reached list, or -1 for a blob that does not decode.
   (func (export "score")
-    (param $at i32) (param $weightOf i32) (param $filter i32) (param $masks i32)
+    (param $at i32) (param $left i32) (param $ord i32) (param $until i32)
+    (param $weightOf i32) (param $filter i32) (param $masks i32)
     (param $idf f64) (param $saturation f64)
     (param $norms i32) (param $stamp i32) (param $scores i32) (param $docs i32)
     (param $reaching i32) (param $reached i32) (param $first i32)
     (param $list i32) (param $listed i32)
     (result i32)
-    (local $n i32) (local $i i32) (local $ord i32) (local $gap i32) (local $mask i32) (local $count i32)
+    (local $start i32) (local $next i32) (local $gap i32) (local $mask i32) (local $count i32)
     (local $rest i32) (local $bit i32) (local $f f64) (local $was i32)
     (local $stampAt i32) (local $scoreAt i32) (local $term f64)
-    ;; The entry count heads the blob.
-    (local.set $n (i32.load8_u (local.get $at)))
-    (if (i32.ge_u (local.get $n) (i32.const 0x80))
-      (then
-        (local.set $n (call $varint (local.get $at)))
-        (local.set $at (global.get $end)))
-      (else (local.set $at (i32.add (local.get $at) (i32.const 1)))))
-    (local.set $ord (i32.const -1))
     (block $done
       (loop $entry
-        (br_if $done (i32.ge_u (local.get $i) (local.get $n)))
-        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br_if $done (i32.eqz (local.get $left)))
+        (local.set $start (local.get $at))
         (local.set $gap (i32.load8_u (local.get $at)))
         (if (i32.ge_u (local.get $gap) (i32.const 0x80))
           (then
             (local.set $gap (call $varint (local.get $at)))
             (local.set $at (global.get $end)))
           (else (local.set $at (i32.add (local.get $at) (i32.const 1)))))
-        (local.set $ord (i32.add (local.get $ord) (i32.add (local.get $gap) (i32.const 1))))
-        (if (i32.ge_u (local.get $ord) (local.get $docs)) (then (return (i32.const -1))))
+        (local.set $next (i32.add (local.get $ord) (i32.add (local.get $gap) (i32.const 1))))
+        (if (i32.ge_u (local.get $next) (local.get $docs)) (then (return (i32.const -1))))
+        ;; An entry of a later window: left unread for the call that scores it.
+        (if (i32.ge_u (local.get $next) (local.get $until))
+          (then
+            (local.set $at (local.get $start))
+            (br $done)))
+        (local.set $ord (local.get $next))
+        (local.set $left (i32.sub (local.get $left) (i32.const 1)))
         (local.set $mask (i32.load8_u (local.get $at)))
         (local.set $at (i32.add (local.get $at) (i32.const 1)))
         (if (i32.ge_u (local.get $mask) (local.get $masks)) (then (return (i32.const -1))))
@@ -108,5 +121,7 @@
             (f64.store (local.get $scoreAt) (local.get $term))))
         (br $entry)))
     (global.set $end (local.get $at))
+    (global.set $last (local.get $ord))
+    (global.set $left (local.get $left))
     (local.get $listed))
 )

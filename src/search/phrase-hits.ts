@@ -23,7 +23,7 @@ import type { Db } from '../store/index.js';
 import { cachedHits } from './hits-cache.js';
 import type { PostingsPhrase } from './match.js';
 
-/** One phrase's matches in one segment: document ordinals and weighted frequencies. */
+/** One phrase's matches in one segment: document ordinals, ascending, and weighted frequencies. */
 export interface PhraseHits {
   readonly ords: Int32Array;
   readonly freqs: Float64Array;
