@@ -18,6 +18,7 @@ interface KernelExports {
   readonly last: { readonly value: number };
   readonly left: { readonly value: number };
   count(blob: number): number;
+  touch(stamp: number, scores: number, norms: number, from: number, until: number): void;
   score(
     at: number,
     left: number,
@@ -225,6 +226,11 @@ class ScoreKernel {
       norms,
       base,
     };
+  }
+
+  /** Brings the working arrays of the documents [from, until) into cache (score-kernel.wat's touch). */
+  touch(sink: ScoreSink, from: number, until: number): void {
+    this.kernel.touch(sink.stamp.byteOffset, sink.scores.byteOffset, sink.norms.byteOffset, from, until);
   }
 
   /**

@@ -26,6 +26,25 @@
     (global.set $end (local.get $at))
     (local.get $value))
 
+  ;; Reads one word of every cache line of a window's stamps, sums and norms, in order: the
+  ;; hardware prefetches a sequential sweep, not a sparse list's scattered reads.
+  (func (export "touch") (param $stamp i32) (param $scores i32) (param $norms i32) (param $from i32) (param $until i32)
+    (local $ord i32) (local $sum i32)
+    (local.set $ord (i32.and (local.get $from) (i32.const -8)))
+    (block $done
+      (loop $line
+        (br_if $done (i32.ge_u (local.get $ord) (local.get $until)))
+        (local.set $sum
+          (i32.add (local.get $sum)
+            (i32.add
+              (i32.load (i32.add (local.get $stamp) (i32.shl (local.get $ord) (i32.const 2))))
+              (i32.add
+                (i32.load (i32.add (local.get $scores) (i32.shl (local.get $ord) (i32.const 3))))
+                (i32.load (i32.add (local.get $norms) (i32.shl (local.get $ord) (i32.const 3))))))))
+        (local.set $ord (i32.add (local.get $ord) (i32.const 8)))
+        (br $line)))
+    (global.set $end (local.get $sum)))
+
   ;; A blob's entry count, at its head; where its entries start in $end.
   (func (export "count") (param $at i32) (result i32)
     (if (i32.ge_u (i32.load8_u (local.get $at)) (i32.const 0x80))

@@ -211,6 +211,8 @@ interface SegmentMatches {
   readonly reachedList: Int32Array;
   readonly from: number;
   readonly listed: number;
+  /** The window's number: its ordinals are from window × WINDOW on. */
+  readonly window: number;
 }
 
 /**
@@ -264,15 +266,17 @@ class MatchCollector {
   /**
    * The matches `ctx` may show, scored bm25 × recency × bulk. With a best-scores bound,
    * a match whose bm25 × recency (bulk only lowers it) is below the bound is left out
-   * before any more of its doc table row is read: most matches of a broad query are.
+   * before any more of its doc table row is read: most matches of a broad query are, and
+   * most on their bm25 × the window's largest recency, before their own is read.
    */
   shown(
     { table, dead }: Segment,
-    { scores, reachedList, from, listed }: SegmentMatches,
+    { scores, reachedList, from, listed, window }: SegmentMatches,
     ctx: RankContext,
-    recency: Float64Array,
+    { factors: recency, windowMax }: Recency,
   ): void {
     const best = this.best;
+    const most = windowMax[window] as number;
     if (best === null) this.reserve(listed - from);
     // The bound, read again only when an offer moves it.
     let threshold = best !== null ? best.threshold() : Number.NEGATIVE_INFINITY;
@@ -280,7 +284,13 @@ class MatchCollector {
     const { watermark, inboxId, after, before } = ctx;
     for (let i = from; i < listed; i++) {
       const ord = reachedList[i] as number;
-      const boosted = (scores[ord] as number) * (recency[ord] as number);
+      const bm25 = scores[ord] as number;
+      // Rounding is monotonic: below the threshold times the largest factor, below it times any.
+      if (bm25 * most < threshold) {
+        dropped = true;
+        continue;
+      }
+      const boosted = bm25 * (recency[ord] as number);
       if (boosted < threshold) {
         dropped = true;
         continue;
@@ -389,6 +399,9 @@ function sumSegment(
   for (let from = 0; from < docs; from += WINDOW) {
     const until = Math.min(docs, from + WINDOW);
     const start = listed;
+    // A sparse list reads a line in one of every few: swept first, the lines are in cache
+    // (bench two- and three-word queries, one thread, interleaved: −5% and −6% at the median).
+    kernel.touch(sinks[0] as ScoreSink, from, until);
     let p = 0;
     for (let g = 0; g < groups.length; g++) {
       const sink = sinks[g] as ScoreSink;
@@ -401,7 +414,7 @@ function sumSegment(
             : kernel.score(cursor, weight, g === 0, sink, docs, until, listed);
       }
     }
-    collect({ scores, reachedList, from: start, listed });
+    collect({ scores, reachedList, from: start, listed, window: from / WINDOW });
   }
 }
 
@@ -453,17 +466,29 @@ const PRUNED_CAPACITY = 16_384;
  * Every document's recency multiplier, kept per doc table for the last origin and decay
  * asked: the origin moves once an hour, so a process computes them once per segment and hour.
  */
-const recencyCache = new WeakMap<DocTable, { key: string; factors: Float64Array }>();
+const recencyCache = new WeakMap<DocTable, { key: string; recency: Recency }>();
 
-function recencyFactors(table: DocTable, ctx: RankContext): Float64Array {
+/** A segment's recency multipliers, and the largest in each window of ordinals (sumSegment's). */
+interface Recency {
+  readonly factors: Float64Array;
+  readonly windowMax: Float64Array;
+}
+
+function recencyFactors(table: DocTable, ctx: RankContext): Recency {
   const key = `${ctx.origin}:${ctx.maxBoost}:${ctx.halfLifeDays}`;
   const cached = recencyCache.get(table);
-  if (cached?.key === key) return cached.factors;
+  if (cached?.key === key) return cached.recency;
   const boost = ctx.maxBoost - 1;
   const halfLife = ctx.halfLifeDays * DAY_MS;
   const factors = new Float64Array(table.length);
-  for (let ord = 0; ord < table.length; ord++)
-    factors[ord] = 1.0 + boost * 2.0 ** (-Math.max(0, ctx.origin - (table.dates[ord] as number)) / halfLife);
-  recencyCache.set(table, { key, factors });
-  return factors;
+  const windowMax = new Float64Array(Math.ceil(table.length / WINDOW));
+  for (let ord = 0; ord < table.length; ord++) {
+    const factor = 1.0 + boost * 2.0 ** (-Math.max(0, ctx.origin - (table.dates[ord] as number)) / halfLife);
+    factors[ord] = factor;
+    const w = Math.floor(ord / WINDOW);
+    if (factor > (windowMax[w] as number)) windowMax[w] = factor;
+  }
+  const recency = { factors, windowMax };
+  recencyCache.set(table, { key, recency });
+  return recency;
 }
