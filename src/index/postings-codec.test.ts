@@ -79,24 +79,19 @@ describe('postings codec', () => {
     expect(decode([1, 0, 1], [1, 0, 1]).freqs).toEqual(sums);
   });
 
-  it("adds up a prefix's expansions by document, each document once, in ordinal order", () => {
+  it("adds up a prefix's expansions by document, each document once, in ascending runs", () => {
     // `invoice` and `invoices` in one segment of 400 documents: 7 and 300 hold both.
     const invoice = encodePostings({ ords: [7, 12, 300], counts: [2, 0, 1, 1, 0, 3] }, 2).postings;
     const invoices = encodePostings({ ords: [3, 7, 300, 399], counts: [1, 0, 0, 1, 1, 1, 0, 4] }, 2).postings;
     const columns = { width: 2, inFilter: new Uint8Array([1, 1]), weights: new Float64Array([1, 0.5]) };
     const hits = weightedHits([invoice, invoices], columns, 400);
-    expect(Array.from(hits.ords)).toEqual([3, 7, 12, 300, 399]);
-    // 7: 2 + 0.5; 300: 3 × 0.5 + (1 + 0.5); 3, 12 and 399 from one expansion alone.
-    expect(Array.from(hits.freqs)).toEqual([1, 2.5, 1.5, 3, 2]);
-    // Expansions that interleave over most of a small segment (ordered by a pass over it).
-    const even = encodePostings(
-      { ords: [0, 2, 4, 6, 8], counts: [1, 0, 1, 0, 1, 0, 1, 0, 1, 0] },
-      2,
-    ).postings;
-    const odd = encodePostings({ ords: [1, 3, 5, 7, 8], counts: [0, 1, 0, 1, 0, 1, 0, 1, 0, 1] }, 2).postings;
-    const interleaved = weightedHits([even, odd], columns, 9);
-    expect(Array.from(interleaved.ords)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8]);
-    expect(Array.from(interleaved.freqs)).toEqual([1, 0.5, 1, 0.5, 1, 0.5, 1, 0.5, 1.5]);
+    // invoice's documents, then those invoices adds: a run each.
+    expect(Array.from(hits.ords)).toEqual([7, 12, 300, 3, 399]);
+    expect(Array.from(hits.runs)).toEqual([0, 3, 5]);
+    // 7: 2 + 0.5; 300: 3 × 0.5 + (1 + 0.5); 12 and 3 and 399 from one expansion alone.
+    expect(Array.from(hits.freqs)).toEqual([2.5, 1.5, 3, 1, 2]);
+    // An expansion adding no document adds no run.
+    expect(Array.from(weightedHits([invoice, invoice, invoices], columns, 400).runs)).toEqual([0, 3, 5]);
     // A sum started again forgets the last one's documents.
     expect(Array.from(weightedHits([invoices], columns, 400).freqs)).toEqual([1, 0.5, 1.5, 2]);
     // An ordinal past the segment is a corrupt blob's, not a write past the sums.

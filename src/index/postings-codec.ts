@@ -423,8 +423,8 @@ export interface WeightedSums {
   ords: Int32Array;
   freqs: Float64Array;
   count: number;
-  /** Whether `ords` is ascending: each blob's are, several blobs' need not be. */
-  ascending: boolean;
+  /** Where each blob's first new document is in `ords`: from each, ords ascend. */
+  runs: number[];
 }
 
 export function weightedSums(): WeightedSums {
@@ -436,7 +436,7 @@ export function weightedSums(): WeightedSums {
     ords: new Int32Array(0),
     freqs: new Float64Array(0),
     count: 0,
-    ascending: true,
+    runs: [],
   };
 }
 
@@ -456,26 +456,22 @@ export function startSums(sums: WeightedSums, docs: number): void {
   sums.epoch += 1;
   sums.docs = docs;
   sums.count = 0;
-  sums.ascending = true;
+  sums.runs.length = 0;
 }
 
 /**
- * The documents summed and their frequencies, in ordinal order, as ranking reads a segment
- * (copies: `sums` is reused). A prefix's expansions come unordered: a few are sorted, many
- * (the owner's name in every message) are found by a pass over the segment's stamps.
+ * The documents summed and their frequencies, in the order first seen (copies: `sums` is
+ * reused), and where each ascending run of ordinals starts: ranking reads a segment in
+ * order, a window of ordinals at a time, and a prefix's expansions come one run each.
  */
-export function summedHits(sums: WeightedSums): { ords: Int32Array; freqs: Float64Array } {
-  const { count, seen, at, epoch, docs } = sums;
-  if (sums.ascending) return { ords: sums.ords.slice(0, count), freqs: sums.freqs.slice(0, count) };
-  const freqs = new Float64Array(count);
-  let ords: Int32Array;
-  if (count * Math.log2(count) < docs) ords = sums.ords.slice(0, count).sort();
-  else {
-    ords = new Int32Array(count);
-    for (let ord = 0, n = 0; n < count; ord++) if (seen[ord] === epoch) ords[n++] = ord;
-  }
-  for (let i = 0; i < count; i++) freqs[i] = sums.freqs[at[ords[i] as number] as number] as number;
-  return { ords, freqs };
+export function summedHits(sums: WeightedSums): { ords: Int32Array; freqs: Float64Array; runs: Int32Array } {
+  const { count, runs } = sums;
+  const starts = runs.filter((start, r) => start < (runs[r + 1] ?? count));
+  return {
+    ords: sums.ords.slice(0, count),
+    freqs: sums.freqs.slice(0, count),
+    runs: Int32Array.from([...starts, count]),
+  };
 }
 
 /**
@@ -491,6 +487,7 @@ export function decodeWeighted(blob: Uint8Array, columns: ColumnWeights, sums: W
   let at = varintEnd;
   const { seen, at: places, ords, freqs, epoch, docs } = sums;
   let count = sums.count;
+  sums.runs.push(count);
   const { weightOf, filter } = weightsByBit(columns);
   const masks = weightOf.length;
   let ord = -1;
@@ -532,7 +529,6 @@ export function decodeWeighted(blob: Uint8Array, columns: ColumnWeights, sums: W
       const place = places[ord] as number;
       freqs[place] = (freqs[place] as number) + f;
     } else {
-      if (count > 0 && ord < (ords[count - 1] as number)) sums.ascending = false;
       seen[ord] = epoch;
       places[ord] = count;
       ords[count] = ord;

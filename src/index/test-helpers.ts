@@ -7,7 +7,7 @@ export function weightedHits(
   blobs: readonly Uint8Array[],
   columns: ColumnWeights,
   docs = 70_001,
-): { ords: Int32Array; freqs: Float64Array } {
+): ReturnType<typeof summedHits> {
   const sums = weightedSums();
   startSums(sums, docs);
   for (const blob of blobs) decodeWeighted(blob, columns, sums);

@@ -12,7 +12,11 @@ const table = (): DocTable => ({
   flags: new Uint8Array(0),
 });
 
-const hitsOf = (n: number): PhraseHits => ({ ords: new Int32Array(n), freqs: new Float64Array(n) });
+const hitsOf = (n: number): PhraseHits => ({
+  ords: new Int32Array(n),
+  freqs: new Float64Array(n),
+  runs: Int32Array.from([0, n]),
+});
 
 /** A decoder of `n` hits that counts its calls. */
 function counted(n: number): { decode: () => PhraseHits; calls: () => number } {

@@ -23,10 +23,15 @@ import type { Db } from '../store/index.js';
 import { cachedHits } from './hits-cache.js';
 import type { PostingsPhrase } from './match.js';
 
-/** One phrase's matches in one segment: document ordinals, ascending, and weighted frequencies. */
+/**
+ * One phrase's matches in one segment: document ordinals and weighted frequencies, in runs
+ * of ascending ordinals (a prefix's expansions, one run each): `runs` holds where each
+ * starts, then the length.
+ */
 export interface PhraseHits {
   readonly ords: Int32Array;
   readonly freqs: Float64Array;
+  readonly runs: Int32Array;
 }
 
 /** A phrase's column filter within its family: which columns match, with what weight. */

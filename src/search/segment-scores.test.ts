@@ -41,9 +41,17 @@ const blob = (list: { ords: number[]; counts: number[] }): PhraseSource => ({
   columns: ONE_COLUMN,
   matches: list.ords.length,
 });
-const hits = (list: { ords: number[]; counts: number[] }): PhraseSource => ({
-  hits: { ords: Int32Array.from(list.ords), freqs: Float64Array.from(list.counts) },
-});
+/** Decoded hits in two runs, as of a prefix with two expansions: every other document in each. */
+const hits = (list: { ords: number[]; counts: number[] }): PhraseSource => {
+  const order = list.ords.map((_, i) => i).sort((x, y) => (x % 2) - (y % 2) || x - y);
+  return {
+    hits: {
+      ords: Int32Array.from(order, (i) => list.ords[i] as number),
+      freqs: Float64Array.from(order, (i) => list.counts[i] as number),
+      runs: Int32Array.from([0, Math.ceil(order.length / 2), order.length]),
+    },
+  };
+};
 
 // Two groups: the first matched by a blob's term, the second by a prefix's decoded hits or
 // by a blob's term (a later group reads only the documents that reached it, window by window).

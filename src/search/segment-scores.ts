@@ -356,10 +356,10 @@ interface SumInputs {
   readonly avgdl: number;
 }
 
-/** A phrase's decoded hits, and how far summing has read them. */
+/** A phrase's decoded hits, and how far summing has read each of their runs. */
 interface HitsCursor {
   readonly hits: PhraseHits;
-  at: number;
+  readonly at: Int32Array;
 }
 
 /**
@@ -381,7 +381,9 @@ function sumSegment(
   const blobs = kernel.load(blobsOf(sources));
   let loaded = 0;
   const cursors: Array<BlobCursor | HitsCursor> = sources.map((source) =>
-    'hits' in source ? { hits: source.hits, at: 0 } : (blobs[loaded++] as BlobCursor),
+    'hits' in source
+      ? { hits: source.hits, at: source.hits.runs.slice(0, -1) }
+      : (blobs[loaded++] as BlobCursor),
   );
   const sinks = groups.map(
     (_, g): ScoreSink => ({
@@ -420,7 +422,7 @@ function sumSegment(
 
 /**
  * The kernel's sum (score-kernel.wat), in JavaScript, over decoded hits (a prefix's
- * expansions added up, in ordinal order) below ordinal `until`.
+ * expansions added up) below ordinal `until`, run by run.
  */
 function sumHits(
   cursor: HitsCursor,
@@ -430,32 +432,35 @@ function sumHits(
   until: number,
   listed: number,
 ): number {
-  const { ords, freqs } = cursor.hits;
+  const { ords, freqs, runs } = cursor.hits;
   const { stamp, scores, norms, reaching, reached, reachedList } = sink;
   let count = listed;
-  let i = cursor.at;
-  for (; i < ords.length; i++) {
-    const ord = ords[i] as number;
-    if (ord >= until) break;
-    const was = stamp[ord] as number;
-    const f = freqs[i] as number;
-    if (first) {
-      const term = weight * ((f * (K1 + 1.0)) / (f + (norms[ord] as number)));
-      if (was === reached) scores[ord] = (scores[ord] as number) + term;
-      else {
+  for (let r = 0; r < cursor.at.length; r++) {
+    const end = runs[r + 1] as number;
+    let i = cursor.at[r] as number;
+    for (; i < end; i++) {
+      const ord = ords[i] as number;
+      if (ord >= until) break;
+      const was = stamp[ord] as number;
+      const f = freqs[i] as number;
+      if (first) {
+        const term = weight * ((f * (K1 + 1.0)) / (f + (norms[ord] as number)));
+        if (was === reached) scores[ord] = (scores[ord] as number) + term;
+        else {
+          if (reachedList !== null) reachedList[count++] = ord;
+          stamp[ord] = reached;
+          scores[ord] = term;
+        }
+        continue;
+      }
+      if (was === reaching) {
         if (reachedList !== null) reachedList[count++] = ord;
         stamp[ord] = reached;
-        scores[ord] = term;
-      }
-      continue;
+      } else if (was !== reached) continue;
+      scores[ord] = (scores[ord] as number) + weight * ((f * (K1 + 1.0)) / (f + (norms[ord] as number)));
     }
-    if (was === reaching) {
-      if (reachedList !== null) reachedList[count++] = ord;
-      stamp[ord] = reached;
-    } else if (was !== reached) continue;
-    scores[ord] = (scores[ord] as number) + weight * ((f * (K1 + 1.0)) / (f + (norms[ord] as number)));
+    cursor.at[r] = i;
   }
-  cursor.at = i;
   return count;
 }
 
