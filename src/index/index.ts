@@ -9,13 +9,9 @@ export {
   type ColumnWeights,
   countInColumns,
   type DocTable,
-  decodeWeighted,
   FLAG_BULK,
   FLAG_UNTRUSTED,
   liveCount,
-  startSums,
-  summedHits,
-  weightedSums,
 } from './postings-codec.js';
 export {
   openPostings,
@@ -26,6 +22,7 @@ export {
   type Segment,
 } from './postings-reader.js';
 export { isWholeToken } from './postings-tokens.js';
+export { type PrefixHits, sumExpansions } from './prefix-sums.js';
 export {
   assertIndexReady,
   BULK_KIND,

@@ -92,7 +92,9 @@ describe('postings codec', () => {
     expect(Array.from(hits.freqs)).toEqual([2.5, 1.5, 3, 1, 2]);
     // An expansion adding no document adds no run.
     expect(Array.from(weightedHits([invoice, invoice, invoices], columns, 400).runs)).toEqual([0, 3, 5]);
-    // A sum started again forgets the last one's documents.
+    // A sum started again forgets the last one's documents, after a larger segment's too.
+    const far = encodePostings({ ords: [3, 99_999], counts: [5, 0, 1, 1] }, 2).postings;
+    expect(Array.from(weightedHits([far, invoices], columns, 100_000).freqs)).toEqual([6, 1.5, 0.5, 1.5, 2]);
     expect(Array.from(weightedHits([invoices], columns, 400).freqs)).toEqual([1, 0.5, 1.5, 2]);
     // An ordinal past the segment is a corrupt blob's, not a write past the sums.
     expect(() => weightedHits([invoices], columns, 399)).toThrow(

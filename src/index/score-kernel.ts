@@ -12,12 +12,26 @@ declare const WebAssembly: {
   readonly Instance: new (module: object) => { readonly exports: unknown };
 };
 
-interface KernelExports {
+/** score-kernel.wat's exports. */
+export interface KernelExports {
   readonly memory: { readonly buffer: ArrayBuffer; grow(pages: number): number };
   readonly end: { readonly value: number };
   readonly last: { readonly value: number };
   readonly left: { readonly value: number };
   count(blob: number): number;
+  sum(
+    blob: number,
+    weightOf: number,
+    filter: number,
+    masks: number,
+    docs: number,
+    seen: number,
+    epoch: number,
+    place: number,
+    ords: number,
+    freqs: number,
+    summed: number,
+  ): number;
   touch(stamp: number, scores: number, norms: number, from: number, until: number): void;
   score(
     at: number,
@@ -41,14 +55,21 @@ interface KernelExports {
   ): number;
 }
 
-const PAGE = 65_536;
+/** A new instance of the kernel, with a memory of its own. */
+export function kernelInstance(): KernelExports {
+  const module = new WebAssembly.Module(Buffer.from(SCORE_KERNEL_WASM, 'base64'));
+  return new WebAssembly.Instance(module).exports as unknown as KernelExports;
+}
+
+/** The kernel's memory is grown by pages of this many bytes. */
+export const PAGE = 65_536;
 /** A family has at most 7 columns: a mask is below 128, and so is a column's bit. */
 const MASKS = 128;
 /** A loaded blob's column weights by mask, ahead of it. */
-const WEIGHTS_BYTES = MASKS * 8;
+export const WEIGHTS_BYTES = MASKS * 8;
 /** Room for blobs when the layout is made: the commonest terms of a 1M archive are ~1.5 MB. */
 const MIN_BLOB_BYTES = 1 << 20;
-const align8 = (n: number): number => Math.ceil(n / 8) * 8;
+export const align8 = (n: number): number => Math.ceil(n / 8) * 8;
 
 /** bm25's constants, FTS5's: k1 (term frequency saturation) and b (length normalisation). */
 export const BM25_K1 = 1.2;
@@ -138,8 +159,7 @@ class ScoreKernel {
   private bytes = new Uint8Array(0);
 
   constructor() {
-    const module = new WebAssembly.Module(Buffer.from(SCORE_KERNEL_WASM, 'base64'));
-    this.kernel = new WebAssembly.Instance(module).exports as unknown as KernelExports;
+    this.kernel = kernelInstance();
   }
 
   /**

@@ -45,6 +45,77 @@
         (br $line)))
     (global.set $end (local.get $sum)))
 
+  ;; Adds one blob's entries in $filter to a prefix's sums by document: seen[ord] is $epoch
+  ;; once a document is summed, its sum at freqs[place[ord]]; new documents are appended to
+  ;; ords and freqs from $count on. Returns the new count, or -1 for a blob that does not
+  ;; decode; where it stopped reading in $end.
+  (func (export "sum")
+    (param $at i32) (param $weightOf i32) (param $filter i32) (param $masks i32) (param $docs i32)
+    (param $seen i32) (param $epoch i32) (param $place i32) (param $ords i32) (param $freqs i32)
+    (param $summed i32)
+    (result i32)
+    (local $left i32) (local $ord i32) (local $gap i32) (local $mask i32) (local $count i32)
+    (local $rest i32) (local $bit i32) (local $f f64) (local $seenAt i32) (local $freqAt i32)
+    (local.set $left (i32.load8_u (local.get $at)))
+    (if (i32.ge_u (local.get $left) (i32.const 0x80))
+      (then
+        (local.set $left (call $varint (local.get $at)))
+        (local.set $at (global.get $end)))
+      (else (local.set $at (i32.add (local.get $at) (i32.const 1)))))
+    (local.set $ord (i32.const -1))
+    (block $done
+      (loop $entry
+        (br_if $done (i32.eqz (local.get $left)))
+        (local.set $left (i32.sub (local.get $left) (i32.const 1)))
+        (local.set $gap (i32.load8_u (local.get $at)))
+        (if (i32.ge_u (local.get $gap) (i32.const 0x80))
+          (then
+            (local.set $gap (call $varint (local.get $at)))
+            (local.set $at (global.get $end)))
+          (else (local.set $at (i32.add (local.get $at) (i32.const 1)))))
+        (local.set $ord (i32.add (local.get $ord) (i32.add (local.get $gap) (i32.const 1))))
+        (if (i32.ge_u (local.get $ord) (local.get $docs)) (then (return (i32.const -1))))
+        (local.set $mask (i32.load8_u (local.get $at)))
+        (local.set $at (i32.add (local.get $at) (i32.const 1)))
+        (if (i32.ge_u (local.get $mask) (local.get $masks)) (then (return (i32.const -1))))
+        ;; Σ weight × count, as score reads it.
+        (local.set $f (f64.const 0))
+        (local.set $rest (local.get $mask))
+        (block $columns
+          (loop $column
+            (br_if $columns (i32.eqz (local.get $rest)))
+            (local.set $bit (i32.and (local.get $rest) (i32.sub (i32.const 0) (local.get $rest))))
+            (local.set $rest (i32.xor (local.get $rest) (local.get $bit)))
+            (local.set $count (i32.load8_u (local.get $at)))
+            (if (i32.ge_u (local.get $count) (i32.const 0x80))
+              (then
+                (local.set $count (call $varint (local.get $at)))
+                (local.set $at (global.get $end)))
+              (else (local.set $at (i32.add (local.get $at) (i32.const 1)))))
+            (local.set $f
+              (f64.add (local.get $f)
+                (f64.mul
+                  (f64.load (i32.add (local.get $weightOf) (i32.shl (local.get $bit) (i32.const 3))))
+                  (f64.convert_i32_u (local.get $count)))))
+            (br $column)))
+        (br_if $entry (i32.eqz (i32.and (local.get $mask) (local.get $filter))))
+        (local.set $seenAt (i32.add (local.get $seen) (i32.shl (local.get $ord) (i32.const 2))))
+        (if (i32.eq (i32.load (local.get $seenAt)) (local.get $epoch))
+          (then
+            (local.set $freqAt
+              (i32.add (local.get $freqs)
+                (i32.shl (i32.load (i32.add (local.get $place) (i32.shl (local.get $ord) (i32.const 2)))) (i32.const 3))))
+            (f64.store (local.get $freqAt) (f64.add (f64.load (local.get $freqAt)) (local.get $f))))
+          (else
+            (i32.store (local.get $seenAt) (local.get $epoch))
+            (i32.store (i32.add (local.get $place) (i32.shl (local.get $ord) (i32.const 2))) (local.get $summed))
+            (i32.store (i32.add (local.get $ords) (i32.shl (local.get $summed) (i32.const 2))) (local.get $ord))
+            (f64.store (i32.add (local.get $freqs) (i32.shl (local.get $summed) (i32.const 3))) (local.get $f))
+            (local.set $summed (i32.add (local.get $summed) (i32.const 1)))))
+        (br $entry)))
+    (global.set $end (local.get $at))
+    (local.get $summed))
+
   ;; A blob's entry count, at its head; where its entries start in $end.
   (func (export "count") (param $at i32) (result i32)
     (if (i32.ge_u (i32.load8_u (local.get $at)) (i32.const 0x80))
@@ -88,7 +159,8 @@
         (local.set $mask (i32.load8_u (local.get $at)))
         (local.set $at (i32.add (local.get $at) (i32.const 1)))
         (if (i32.ge_u (local.get $mask) (local.get $masks)) (then (return (i32.const -1))))
-        ;; Σ weight × count over the columns present, lowest bit first (as decodeWeighted adds).
+        ;; Σ weight × count over the columns present, lowest bit first (as sum adds).
+        ;; Inline here and in sum: V8 does not inline a wasm call, and one per entry cost ~30%.
         (local.set $f (f64.const 0))
         (local.set $rest (local.get $mask))
         (block $columns

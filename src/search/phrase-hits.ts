@@ -6,18 +6,16 @@ import {
   COLUMNS,
   type ColumnWeights,
   countInColumns,
-  decodeWeighted,
   FAMILIES,
   type Family,
   familyOf,
   liveCount,
   type PostingRow,
+  type PrefixHits,
   readMaskCounts,
   readPostingRows,
   type Segment,
-  startSums,
-  summedHits,
-  weightedSums,
+  sumExpansions,
 } from '../index/index.js';
 import type { Db } from '../store/index.js';
 import { cachedHits } from './hits-cache.js';
@@ -28,11 +26,7 @@ import type { PostingsPhrase } from './match.js';
  * of ascending ordinals (a prefix's expansions, one run each): `runs` holds where each
  * starts, then the length.
  */
-export interface PhraseHits {
-  readonly ords: Int32Array;
-  readonly freqs: Float64Array;
-  readonly runs: Int32Array;
-}
+export type PhraseHits = PrefixHits;
 
 /** A phrase's column filter within its family: which columns match, with what weight. */
 interface ColumnFilter extends ColumnWeights {
@@ -117,12 +111,11 @@ export function maskCount(
 const hitsKey = (phrase: PostingsPhrase, weights: readonly number[]) => (): string =>
   [phrase.prefix ? '*' : '', phrase.columns.join(','), weights.join(','), phrase.term].join('\u0000');
 
-/** Where a prefix's expansions are added up: one per thread, reused. */
-const sums = weightedSums();
-
 /** A phrase's hits in a segment of `docs` documents from its rows (a prefix's expansions added up). */
 function decodedHits(rows: readonly PostingRow[], filter: ColumnFilter, docs: number): PhraseHits {
-  startSums(sums, docs);
-  for (const row of rows) decodeWeighted(row.postings, filter, sums);
-  return summedHits(sums);
+  return sumExpansions(
+    rows.map((row) => row.postings),
+    filter,
+    docs,
+  );
 }
