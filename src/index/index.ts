@@ -43,6 +43,7 @@ export {
 export {
   type BlobCursor,
   BM25_K1,
+  type ListCursor,
   loadedBytes,
   type ScoreSink,
   type SegmentArrays,

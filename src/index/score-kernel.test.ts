@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import wabt from 'wabt';
 import { type ColumnWeights, encodePostings, newDocTable } from './postings-codec.js';
-import { loadedBytes, type ScoreSink, scoreKernel } from './score-kernel.js';
+import { type BlobCursor, loadedBytes, type ScoreSink, scoreKernel } from './score-kernel.js';
 import { weightedHits } from './test-helpers.js';
 
 /** Three columns; document 7 is absent from the middle one; document 300 counts 200 (two varint bytes). */
@@ -11,6 +11,16 @@ const THREE_COLUMNS = {
   counts: [1, 0, 2, 3, 1, 0, 0, 0, 200, 1, 1, 1],
   positions: [4, 0, 9, 1, 5, 40, 2, ...Array.from({ length: 200 }, (_, i) => 16_000 + i * 3), 0, 0, 1],
 };
+
+/** Loads blobs alone: a cursor for each. */
+function loadBlobs(blobs: ReadonlyArray<{ postings: Uint8Array; columns: ColumnWeights }>): BlobCursor[] {
+  return scoreKernel()
+    .load(blobs)
+    .map((cursor) => {
+      if ('runs' in cursor) throw new Error('a blob loaded as a list');
+      return cursor;
+    });
+}
 
 /** Loads `postings` alone and scores all of it in one window. */
 function scoreWhole(
@@ -22,10 +32,9 @@ function scoreWhole(
   docs: number,
   listed: number,
 ): number {
-  const kernel = scoreKernel();
-  const [cursor] = kernel.load([{ postings, columns }]);
+  const [cursor] = loadBlobs([{ postings, columns }]);
   if (cursor === undefined) throw new Error('nothing loaded');
-  return kernel.score(cursor, idf, first, sink, docs, docs, listed);
+  return scoreKernel().score(cursor, idf, first, sink, docs, docs, listed);
 }
 
 /** A doc table of `n` documents of varied lengths. */
@@ -53,7 +62,7 @@ describe('bm25 kernel', () => {
     };
     const docs = table(70_001);
     const kernel = scoreKernel();
-    kernel.prepare([docs], loadedBytes([{ postings }]), 180);
+    kernel.prepare([docs], loadedBytes([{ postings, columns }]), 180);
     const sink = (reaching: number, reached: number, listed: boolean): ScoreSink => {
       const { stamp, scores, reachedList, norms } = kernel.arrays(docs, 180, 2);
       return { stamp, scores, norms, k1: 1.2, reaching, reached, reachedList: listed ? reachedList : null };
@@ -111,7 +120,7 @@ describe('bm25 kernel', () => {
     };
     const docs = table(ord + 1);
     const kernel = scoreKernel();
-    kernel.prepare([docs], loadedBytes([{ postings }]), 240);
+    kernel.prepare([docs], loadedBytes([{ postings, columns }]), 240);
     const { stamp, scores, reachedList, norms, base } = kernel.arrays(docs, 240, 1);
     const sink = { stamp, scores, norms, k1: 1.2, reaching: base, reached: base + 1, reachedList };
     const listed = scoreWhole(postings, columns, 1.7, true, sink, docs.length, 0);
@@ -154,7 +163,7 @@ describe('bm25 kernel', () => {
         reached: base + g + 1,
         reachedList: g === 1 ? reachedList : null,
       });
-      const [first, second] = kernel.load(blobs);
+      const [first, second] = loadBlobs(blobs);
       if (first === undefined || second === undefined) throw new Error('nothing loaded');
       let listed = 0;
       for (const until of ends) {
@@ -177,7 +186,7 @@ describe('bm25 kernel', () => {
     const columns = { width: 3, inFilter: new Uint8Array([1, 1, 1]), weights: new Float64Array([1, 1, 1]) };
     const docs = table(70_001);
     const kernel = scoreKernel();
-    kernel.prepare([docs], loadedBytes([{ postings }]), 180);
+    kernel.prepare([docs], loadedBytes([{ postings, columns }]), 180);
     const { stamp, scores, reachedList, norms, base } = kernel.arrays(docs, 180, 1);
     const sink = { stamp, scores, norms, k1: 1.2, reaching: base, reached: base + 1, reachedList };
     const corrupt = expect.objectContaining({ code: 'index_unavailable', param: 'index' });
@@ -191,7 +200,7 @@ describe('bm25 kernel', () => {
     expect(() => scoreWhole(new Uint8Array(0), columns, 1, true, sink, docs.length, 0)).toThrow(corrupt);
     // In windows: the first leaves document 70,000 for the next, which finds it past a
     // segment of 70,000.
-    const [cursor] = kernel.load([{ postings, columns }]);
+    const [cursor] = loadBlobs([{ postings, columns }]);
     if (cursor === undefined) throw new Error('nothing loaded');
     kernel.score(cursor, 1, true, sink, docs.length, 60_000, 0);
     expect({ ord: cursor.ord, left: cursor.left }).toEqual({ ord: 300, left: 1 });

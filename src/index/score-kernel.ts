@@ -4,6 +4,7 @@
 // without a copy; only the postings blobs of the segment being scored are copied in.
 
 import { type ColumnWeights, corruptSegment, type DocTable, weightsByBit } from './postings-codec.js';
+import type { PrefixHits } from './prefix-sums.js';
 import { SCORE_KERNEL_WASM } from './score-kernel-wasm.js';
 
 // The project's lib has no DOM types and @types/node 20 none for WebAssembly: what is used of it.
@@ -33,6 +34,7 @@ export interface KernelExports {
     summed: number,
   ): number;
   touch(stamp: number, scores: number, norms: number, from: number, until: number): void;
+  scoreList(i: number, stop: number, until: number, ords: number, freqs: number, ...sink: SinkArgs): number;
   score(
     at: number,
     left: number,
@@ -41,18 +43,38 @@ export interface KernelExports {
     weightOf: number,
     filter: number,
     masks: number,
-    idf: number,
-    saturation: number,
-    norms: number,
-    stamp: number,
-    scores: number,
     docs: number,
-    reaching: number,
-    reached: number,
-    first: number,
-    list: number,
-    listed: number,
+    ...sink: SinkArgs
   ): number;
+}
+
+/** score's and scoreList's last arguments: a phrase's idf and where its terms are summed. */
+type SinkArgs = [
+  idf: number,
+  saturation: number,
+  norms: number,
+  stamp: number,
+  scores: number,
+  reaching: number,
+  reached: number,
+  first: number,
+  list: number,
+  listed: number,
+];
+
+function sinkArgs(idf: number, first: boolean, sink: ScoreSink, listed: number): SinkArgs {
+  return [
+    idf,
+    sink.k1 + 1.0,
+    sink.norms.byteOffset,
+    sink.stamp.byteOffset,
+    sink.scores.byteOffset,
+    sink.reaching,
+    sink.reached,
+    first ? 1 : 0,
+    sink.reachedList === null ? -1 : sink.reachedList.byteOffset,
+    listed,
+  ];
 }
 
 /** A new instance of the kernel, with a memory of its own. */
@@ -110,9 +132,31 @@ export interface BlobCursor {
   left: number;
 }
 
-/** The blob area `blobs` take once loaded (ScoreKernel.load). */
-export function loadedBytes(blobs: ReadonlyArray<{ readonly postings: Uint8Array }>): number {
-  return blobs.reduce((sum, { postings }) => sum + WEIGHTS_BYTES + align8(postings.length), 0);
+/** A decoded list (a prefix's expansions added up) in the kernel's memory, and how far scoring read each of its runs. */
+export interface ListCursor {
+  readonly ordsAt: number;
+  readonly freqsAt: number;
+  /** Where each ascending run starts in the list, then its length (PrefixHits.runs). */
+  readonly runs: Int32Array;
+  /** Each run's next entry. */
+  readonly at: Int32Array;
+}
+
+/** What a segment's phrases give the kernel to load: a one-term phrase's blob, or a decoded list. */
+export type Loadable =
+  | { readonly postings: Uint8Array; readonly columns: ColumnWeights }
+  | { readonly hits: PrefixHits };
+
+/** The blob area `sources` take once loaded (ScoreKernel.load). */
+export function loadedBytes(sources: readonly Loadable[]): number {
+  return sources.reduce(
+    (sum, source) =>
+      sum +
+      ('hits' in source
+        ? align8(source.hits.ords.byteLength) + source.hits.freqs.byteLength
+        : WEIGHTS_BYTES + align8(source.postings.length)),
+    0,
+  );
 }
 
 /** Where a segment's length norms are in memory, and for which average length. */
@@ -254,17 +298,26 @@ class ScoreKernel {
   }
 
   /**
-   * Copies one segment's blobs, each with its columns' weights, into the blob area
-   * (prepared for their loadedBytes), replacing the last segment's: a cursor for each.
+   * Copies one segment's sources (blobs with their columns' weights, decoded lists) into
+   * the blob area (prepared for their loadedBytes), replacing the last segment's: a cursor
+   * for each.
    */
-  load(
-    blobs: ReadonlyArray<{ readonly postings: Uint8Array; readonly columns: ColumnWeights }>,
-  ): BlobCursor[] {
-    if (loadedBytes(blobs) > this.blobBytes)
+  load(sources: readonly Loadable[]): Array<BlobCursor | ListCursor> {
+    if (loadedBytes(sources) > this.blobBytes)
       throw new Error('the scoring memory was not prepared for these blobs');
     const buffer = this.refresh();
     let at = this.blobAt;
-    return blobs.map(({ postings, columns }) => {
+    return sources.map((source): BlobCursor | ListCursor => {
+      if ('hits' in source) {
+        const { ords, freqs, runs } = source.hits;
+        const ordsAt = at;
+        const freqsAt = ordsAt + align8(ords.byteLength);
+        new Int32Array(buffer, ordsAt, ords.length).set(ords);
+        new Float64Array(buffer, freqsAt, freqs.length).set(freqs);
+        at = freqsAt + freqs.byteLength;
+        return { ordsAt, freqsAt, runs, at: runs.slice(0, -1) };
+      }
+      const { postings, columns } = source;
       const { weightOf, filter } = weightsByBit(columns);
       const weightsAt = at;
       new Float64Array(buffer, weightsAt, MASKS).fill(0).set(weightOf);
@@ -276,6 +329,33 @@ class ScoreKernel {
       if (left < 0 || this.kernel.end.value > end) throw corruptSegment();
       return { weightsAt, filter, masks: weightOf.length, at: this.kernel.end.value, end, ord: -1, left };
     });
+  }
+
+  /**
+   * score()'s sum over a loaded list (a prefix's expansions added up): each run's entries
+   * with an ordinal below `until`.
+   */
+  scoreList(
+    cursor: ListCursor,
+    idf: number,
+    first: boolean,
+    sink: ScoreSink,
+    until: number,
+    listed: number,
+  ): number {
+    let count = listed;
+    for (let r = 0; r < cursor.at.length; r++) {
+      count = this.kernel.scoreList(
+        cursor.at[r] as number,
+        cursor.runs[r + 1] as number,
+        until,
+        cursor.ordsAt,
+        cursor.freqsAt,
+        ...sinkArgs(idf, first, sink, count),
+      );
+      cursor.at[r] = this.kernel.end.value;
+    }
+    return count;
   }
 
   /**
@@ -304,17 +384,8 @@ class ScoreKernel {
       cursor.weightsAt,
       cursor.filter,
       cursor.masks,
-      idf,
-      sink.k1 + 1.0,
-      sink.norms.byteOffset,
-      sink.stamp.byteOffset,
-      sink.scores.byteOffset,
       docs,
-      sink.reaching,
-      sink.reached,
-      first ? 1 : 0,
-      sink.reachedList === null ? -1 : sink.reachedList.byteOffset,
-      listed,
+      ...sinkArgs(idf, first, sink, listed),
     );
     cursor.at = this.kernel.end.value;
     cursor.ord = this.kernel.last.value;

@@ -12,6 +12,7 @@ import {
   FLAG_BULK,
   FLAG_UNTRUSTED,
   BM25_K1 as K1,
+  type ListCursor,
   loadedBytes,
   type ScoreSink,
   type Segment,
@@ -181,7 +182,7 @@ export function scoreSegments(
   sources: readonly (readonly PhraseSource[])[],
   { groups, idf, avgdl, ctx, keep = null }: ScoreInputs,
 ): ScoredHits {
-  const blobBytes = sources.reduce((most, own) => Math.max(most, loadedBytes(blobsOf(own))), 0);
+  const blobBytes = sources.reduce((most, own) => Math.max(most, loadedBytes(own)), 0);
   scoreKernel().prepare(
     segments.map((segment) => segment.table),
     blobBytes,
@@ -197,10 +198,6 @@ export function scoreSegments(
   });
   return collector.hits();
 }
-
-/** A segment's one-term phrases' blobs, as the kernel loads them. */
-const blobsOf = (sources: readonly PhraseSource[]) =>
-  sources.flatMap((source) => ('postings' in source ? [source] : []));
 
 /**
  * One window of a segment's summed matches: `scores[ord]` for each ordinal of
@@ -356,12 +353,6 @@ interface SumInputs {
   readonly avgdl: number;
 }
 
-/** A phrase's decoded hits, and how far summing has read each of their runs. */
-interface HitsCursor {
-  readonly hits: PhraseHits;
-  readonly at: Int32Array;
-}
-
 /**
  * Sums one segment's bm25 in its working arrays, a window of ordinals at a time, and hands
  * each window's matches to `collect`: `scores[ord]` for each of the documents that hold every
@@ -378,13 +369,7 @@ function sumSegment(
 ): void {
   const kernel = scoreKernel();
   const { stamp, scores, reachedList, norms, base } = kernel.arrays(table, avgdl, groups.length);
-  const blobs = kernel.load(blobsOf(sources));
-  let loaded = 0;
-  const cursors: Array<BlobCursor | HitsCursor> = sources.map((source) =>
-    'hits' in source
-      ? { hits: source.hits, at: source.hits.runs.slice(0, -1) }
-      : (blobs[loaded++] as BlobCursor),
-  );
+  const cursors = kernel.load(sources);
   const sinks = groups.map(
     (_, g): ScoreSink => ({
       stamp,
@@ -408,60 +393,16 @@ function sumSegment(
     for (let g = 0; g < groups.length; g++) {
       const sink = sinks[g] as ScoreSink;
       for (const end = p + (groups[g] as readonly PostingsPhrase[]).length; p < end; p++) {
-        const cursor = cursors[p] as BlobCursor | HitsCursor;
+        const cursor = cursors[p] as BlobCursor | ListCursor;
         const weight = idf[p] as number;
         listed =
-          'hits' in cursor
-            ? sumHits(cursor, weight, g === 0, sink, until, listed)
+          'runs' in cursor
+            ? kernel.scoreList(cursor, weight, g === 0, sink, until, listed)
             : kernel.score(cursor, weight, g === 0, sink, docs, until, listed);
       }
     }
     collect({ scores, reachedList, from: start, listed, window: from / WINDOW });
   }
-}
-
-/**
- * The kernel's sum (score-kernel.wat), in JavaScript, over decoded hits (a prefix's
- * expansions added up) below ordinal `until`, run by run.
- */
-function sumHits(
-  cursor: HitsCursor,
-  weight: number,
-  first: boolean,
-  sink: ScoreSink,
-  until: number,
-  listed: number,
-): number {
-  const { ords, freqs, runs } = cursor.hits;
-  const { stamp, scores, norms, reaching, reached, reachedList } = sink;
-  let count = listed;
-  for (let r = 0; r < cursor.at.length; r++) {
-    const end = runs[r + 1] as number;
-    let i = cursor.at[r] as number;
-    for (; i < end; i++) {
-      const ord = ords[i] as number;
-      if (ord >= until) break;
-      const was = stamp[ord] as number;
-      const f = freqs[i] as number;
-      if (first) {
-        const term = weight * ((f * (K1 + 1.0)) / (f + (norms[ord] as number)));
-        if (was === reached) scores[ord] = (scores[ord] as number) + term;
-        else {
-          if (reachedList !== null) reachedList[count++] = ord;
-          stamp[ord] = reached;
-          scores[ord] = term;
-        }
-        continue;
-      }
-      if (was === reaching) {
-        if (reachedList !== null) reachedList[count++] = ord;
-        stamp[ord] = reached;
-      } else if (was !== reached) continue;
-      scores[ord] = (scores[ord] as number) + weight * ((f * (K1 + 1.0)) / (f + (norms[ord] as number)));
-    }
-    cursor.at[r] = i;
-  }
-  return count;
 }
 
 /** First size of the output when matches may be left out (it grows by doubling). */
