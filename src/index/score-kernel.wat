@@ -1,9 +1,11 @@
-;; bm25 of one one-term phrase's postings blob (postings-codec.ts layout), summed into a
-;; segment's working arrays as it is decoded: the loop was JavaScript, and runs ~1.8x faster
-;; here with the same floats (1M archive, 120-230k entries a blob: 17-22 ns an entry in V8,
-;; 10-13 here). A call scores the entries below an ordinal and leaves the rest for the next
-;; (score-kernel.ts scores a segment in windows of ordinals). Built into score-kernel-wasm.ts
-;; by scripts/build-score-kernel.mjs; the arrays are the caller's, in this module's memory.
+;; The ranking's inner loops over postings (postings-codec.ts layout): `score` sums bm25 of
+;; one one-term phrase's blob into a segment's working arrays as it decodes it; `sum` adds a
+;; prefix's expansions up by document, and `scoreList` sums bm25 of that list as `score`
+;; does. They were JavaScript: `score` runs ~1.8x faster here with the same floats (1M
+;; archive, 120-230k entries a blob: 17-22 ns an entry in V8, 10-13 here). A call scores the
+;; entries below an ordinal and leaves the rest for the next (score-kernel.ts scores a
+;; segment in windows of ordinals). Built into score-kernel-wasm.ts by
+;; scripts/build-score-kernel.mjs; the arrays are the caller's, in this module's memory.
 (module
   (memory (export "memory") 1)
   ;; Where the last call stopped reading its blob (the caller checks it against the blob's
