@@ -4,7 +4,8 @@
 // ingest-plus-index throughput. Searches share their segments with a rank thread, as a
 // server's do; --one-thread ranks on the calling thread alone; --kinds 'address,two words'
 // times only the kinds whose names contain one of those (the queries chosen stay the same);
-// --slowest N prints each kind's N slowest queries after its line.
+// --slowest N prints each kind's N slowest queries after its line. It ends with the
+// process's peak RSS (the rank thread's memory included).
 
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -58,6 +59,9 @@ function rng(seed: number): () => number {
 const random = rng(7);
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
 
+/** Whether this run built the archive (its peak RSS is then the ingest's too). */
+let builtHere = false;
+
 async function build(): Promise<BuildInfo> {
   if (existsSync(buildInfo) && existsSync(dbPath))
     return JSON.parse(readFileSync(buildInfo, 'utf8')) as BuildInfo;
@@ -71,6 +75,7 @@ async function build(): Promise<BuildInfo> {
   process.stdout.write('ingesting with the keyword index …\n');
   const report = await engine.ingest([corpus], { inbox: 'bench' });
   engine.close();
+  builtHere = true;
   const info = { rawBytes: directorySize(corpus), ingestMs: report.elapsedMs, added: report.added };
   writeFileSync(buildInfo, JSON.stringify(info));
   return info;
@@ -303,6 +308,9 @@ async function main(): Promise<void> {
   if (timed('filtered lists')) print(time('filtered lists', listRuns));
   const use = rankThreadUse(db);
   if (use) print(`rank thread: took part in ${use.shared} searches, gave ${use.declined} back`);
+  // The rank thread is in this process: its scoring memory counts too. A run that built the
+  // archive counts the ingest's peak as well.
+  print(`peak RSS: ${mb(process.resourceUsage().maxRSS * 1024)}${builtHere ? ' (the ingest included)' : ''}`);
   await stopRankThread(db);
   engine.close();
 }
