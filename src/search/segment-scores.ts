@@ -387,7 +387,7 @@ function sumSegment(
     const until = Math.min(docs, from + WINDOW);
     const start = listed;
     // A sparse list reads a line in one of every few: swept first, the lines are in cache
-    // (bench two- and three-word queries, one thread, interleaved: −5% and −6% at the median).
+    // (bench two- and three-word queries, one thread, interleaved: −6% and −5% at the median).
     kernel.touch(sinks[0] as ScoreSink, from, until);
     let p = 0;
     for (let g = 0; g < groups.length; g++) {
