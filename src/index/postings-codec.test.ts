@@ -13,7 +13,7 @@ import {
   maskCountsOf,
   sumMaskCounts,
 } from './postings-codec.js';
-import { weightedHits } from './test-helpers.js';
+import { sumExpansions } from './prefix-sums.js';
 
 /**
  * Three columns; document 7 is absent from the last one, document 300 has a long quoted
@@ -44,11 +44,11 @@ describe('postings codec', () => {
     expect(() => entriesOf(truncated, 3)).toThrow(expect.objectContaining(expected));
     const filter = new Uint8Array([1, 1, 1]);
     const weights = new Float64Array([1, 1, 1]);
-    expect(() => weightedHits([truncated], { width: 3, inFilter: filter, weights })).toThrow(
+    expect(() => sumExpansions([truncated], { width: 3, inFilter: filter, weights }, 70_001)).toThrow(
       expect.objectContaining(expected),
     );
     // Read as a family of two columns, document 0's mask (columns 0 and 2) is corrupt.
-    expect(() => weightedHits([encoded.postings], { width: 2, inFilter: filter, weights })).toThrow(
+    expect(() => sumExpansions([encoded.postings], { width: 2, inFilter: filter, weights }, 70_001)).toThrow(
       expect.objectContaining(expected),
     );
     const remap = new Int32Array(70_001).fill(-1);
@@ -59,11 +59,11 @@ describe('postings codec', () => {
   it("weighs each document's counts in the filtered columns, in one column or several", () => {
     const { postings } = encodePostings(THREE_COLUMNS, 3);
     const decode = (filter: number[], weights: number[]) => {
-      const hits = weightedHits([postings], {
-        width: 3,
-        inFilter: new Uint8Array(filter),
-        weights: new Float64Array(weights),
-      });
+      const hits = sumExpansions(
+        [postings],
+        { width: 3, inFilter: new Uint8Array(filter), weights: new Float64Array(weights) },
+        70_001,
+      );
       return { ords: Array.from(hits.ords), freqs: Array.from(hits.freqs) };
     };
     // Document 300 holds its 200 occurrences (a two-byte count) in the last column alone.
@@ -84,20 +84,20 @@ describe('postings codec', () => {
     const invoice = encodePostings({ ords: [7, 12, 300], counts: [2, 0, 1, 1, 0, 3] }, 2).postings;
     const invoices = encodePostings({ ords: [3, 7, 300, 399], counts: [1, 0, 0, 1, 1, 1, 0, 4] }, 2).postings;
     const columns = { width: 2, inFilter: new Uint8Array([1, 1]), weights: new Float64Array([1, 0.5]) };
-    const hits = weightedHits([invoice, invoices], columns, 400);
+    const hits = sumExpansions([invoice, invoices], columns, 400);
     // invoice's documents, then those invoices adds: a run each.
     expect(Array.from(hits.ords)).toEqual([7, 12, 300, 3, 399]);
     expect(Array.from(hits.runs)).toEqual([0, 3, 5]);
     // 7: 2 + 0.5; 300: 3 × 0.5 + (1 + 0.5); 12 and 3 and 399 from one expansion alone.
     expect(Array.from(hits.freqs)).toEqual([2.5, 1.5, 3, 1, 2]);
     // An expansion adding no document adds no run.
-    expect(Array.from(weightedHits([invoice, invoice, invoices], columns, 400).runs)).toEqual([0, 3, 5]);
+    expect(Array.from(sumExpansions([invoice, invoice, invoices], columns, 400).runs)).toEqual([0, 3, 5]);
     // A sum started again forgets the last one's documents, after a larger segment's too.
     const far = encodePostings({ ords: [3, 99_999], counts: [5, 0, 1, 1] }, 2).postings;
-    expect(Array.from(weightedHits([far, invoices], columns, 100_000).freqs)).toEqual([6, 1.5, 0.5, 1.5, 2]);
-    expect(Array.from(weightedHits([invoices], columns, 400).freqs)).toEqual([1, 0.5, 1.5, 2]);
+    expect(Array.from(sumExpansions([far, invoices], columns, 100_000).freqs)).toEqual([6, 1.5, 0.5, 1.5, 2]);
+    expect(Array.from(sumExpansions([invoices], columns, 400).freqs)).toEqual([1, 0.5, 1.5, 2]);
     // An ordinal past the segment is a corrupt blob's, not a write past the sums.
-    expect(() => weightedHits([invoices], columns, 399)).toThrow(
+    expect(() => sumExpansions([invoices], columns, 399)).toThrow(
       expect.objectContaining({ code: 'index_unavailable' }),
     );
   });

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import wabt from 'wabt';
 import { type ColumnWeights, encodePostings, newDocTable } from './postings-codec.js';
+import { sumExpansions } from './prefix-sums.js';
 import { type BlobCursor, loadedBytes, type ScoreSink, scoreKernel } from './score-kernel.js';
-import { weightedHits } from './test-helpers.js';
 
 /** Three columns; document 7 is absent from the middle one; document 300 counts 200 (two varint bytes). */
 const THREE_COLUMNS = {
@@ -67,7 +67,7 @@ describe('bm25 kernel', () => {
       const { stamp, scores, reachedList, norms } = kernel.arrays(docs, 180, 2);
       return { stamp, scores, norms, k1: 1.2, reaching, reached, reachedList: listed ? reachedList : null };
     };
-    const { ords, freqs } = weightedHits([postings], columns, docs.length);
+    const { ords, freqs } = sumExpansions([postings], columns, docs.length);
     expect(Array.from(ords)).toEqual([0, 300, 70_000]);
     const first = sink(5, 6, true);
     const bm25 = (i: number) => {
@@ -124,7 +124,7 @@ describe('bm25 kernel', () => {
     const { stamp, scores, reachedList, norms, base } = kernel.arrays(docs, 240, 1);
     const sink = { stamp, scores, norms, k1: 1.2, reaching: base, reached: base + 1, reachedList };
     const listed = scoreWhole(postings, columns, 1.7, true, sink, docs.length, 0);
-    const hits = weightedHits([postings], columns, docs.length);
+    const hits = sumExpansions([postings], columns, docs.length);
     expect(listed).toBe(hits.ords.length);
     hits.ords.forEach((o, i) => {
       const f = hits.freqs[i] as number;

@@ -293,8 +293,8 @@ class ScoreKernel {
   }
 
   /** Brings the working arrays of the documents [from, until) into cache (score-kernel.wat's touch). */
-  touch(sink: ScoreSink, from: number, until: number): void {
-    this.kernel.touch(sink.stamp.byteOffset, sink.scores.byteOffset, sink.norms.byteOffset, from, until);
+  touch({ stamp, scores, norms }: SegmentArrays, from: number, until: number): void {
+    this.kernel.touch(stamp.byteOffset, scores.byteOffset, norms.byteOffset, from, until);
   }
 
   /**

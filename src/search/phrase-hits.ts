@@ -10,7 +10,6 @@ import {
   type Family,
   familyOf,
   liveCount,
-  type PostingRow,
   type PrefixHits,
   readMaskCounts,
   readPostingRows,
@@ -78,7 +77,11 @@ export function phraseSource(
   if (only === undefined || rows.length !== 1)
     return {
       hits: cachedHits(segment.table, hitsKey(phrase, weights), () =>
-        decodedHits(rows, filter, segment.table.length),
+        sumExpansions(
+          rows.map((row) => row.postings),
+          filter,
+          segment.table.length,
+        ),
       ),
     };
   const matches =
@@ -110,12 +113,3 @@ export function maskCount(
 /** What names a phrase's hits in the hits cache, within a segment. */
 const hitsKey = (phrase: PostingsPhrase, weights: readonly number[]) => (): string =>
   [phrase.prefix ? '*' : '', phrase.columns.join(','), weights.join(','), phrase.term].join('\u0000');
-
-/** A phrase's hits in a segment of `docs` documents from its rows (a prefix's expansions added up). */
-function decodedHits(rows: readonly PostingRow[], filter: ColumnFilter, docs: number): PhraseHits {
-  return sumExpansions(
-    rows.map((row) => row.postings),
-    filter,
-    docs,
-  );
-}
