@@ -7,6 +7,8 @@ import { openArchive } from '../store/index.js';
 import { decodeDocTable, encodeDocTable } from './postings-codec.js';
 import {
   discardPostings,
+  FLOOR_DOCS,
+  flushPostings,
   flushPostingsOver,
   mergeDocTables,
   removePostings,
@@ -50,6 +52,17 @@ describe('postings writer tokens', () => {
   });
 });
 
+/** An empty archive with the keyword index, one document's columns, and its segments' sizes. */
+function keywordArchive() {
+  const archive = openArchive(':memory:');
+  const { db } = archive;
+  ensureKeywordIndex(db);
+  const columns = Object.fromEntries(COLUMNS.map((c) => [c, ''])) as Record<Column, string>;
+  columns.text_authored = 'the pallets left Rotterdam on Monday';
+  const segments = db.prepare('SELECT docs FROM keyword_segments ORDER BY id').pluck();
+  return { archive, db, columns, segments };
+}
+
 describe('staged postings bytes', () => {
   it('counts the token ids a batch holds, once per document, until they leave the stage', () => {
     const columns = Object.fromEntries(COLUMNS.map((c) => [c, ''])) as Record<Column, string>;
@@ -71,12 +84,7 @@ describe('staged postings bytes', () => {
   });
 
   it('writes the stage as a segment inside the transaction once it passes the budget', () => {
-    const archive = openArchive(':memory:');
-    const { db } = archive;
-    ensureKeywordIndex(db);
-    const columns = Object.fromEntries(COLUMNS.map((c) => [c, ''])) as Record<Column, string>;
-    columns.text_authored = 'the pallets left Rotterdam on Monday';
-    const segments = db.prepare('SELECT docs FROM keyword_segments ORDER BY id').pluck();
+    const { archive, db, columns, segments } = keywordArchive();
     db.transaction(() => {
       const tokens = stagePostings(db, { rowid: 1, date: 0, inbox: 1, flags: 0 }, columns);
       stagePostings(db, { rowid: 2, date: 0, inbox: 1, flags: 0 }, columns);
@@ -136,5 +144,25 @@ describe('mergeDocTables', () => {
     const merged = mergeDocTables([{ table: table([[3, 1]]), dead: new Set([3]) }]);
     expect(merged.table.length).toBe(0);
     expect(Array.from(merged.remap[0] ?? [])).toEqual([-1]);
+  });
+});
+
+describe('segment merges', () => {
+  it('merges segments below the floor eight at a time whatever their sizes, and leaves a larger one apart', () => {
+    const { archive, db, columns, segments } = keywordArchive();
+    let rowid = 0;
+    const flush = (docs: number): void =>
+      db.transaction(() => {
+        for (let i = 0; i < docs; i++)
+          stagePostings(db, { rowid: ++rowid, date: rowid, inbox: 1, flags: 0 }, columns);
+        flushPostings(db);
+      })();
+    flush(FLOOR_DOCS);
+    // Sizes a tier of its own each under a plain log-8 policy: 1, 9, 70 and 600 documents.
+    for (const docs of [1, 9, 70, 600, 1, 1, 1]) flush(docs);
+    expect(segments.all()).toEqual([FLOOR_DOCS, 1, 9, 70, 600, 1, 1, 1]);
+    flush(2);
+    expect(segments.all()).toEqual([FLOOR_DOCS, 1 + 9 + 70 + 600 + 1 + 1 + 1 + 2]);
+    archive.close();
   });
 });
