@@ -30,6 +30,7 @@ export {
   type Column,
   EXACT_TEXT_COLUMNS,
   EXCLUDED_LABELS,
+  EXCLUDED_LABELS_SQL,
   ensureKeywordIndex,
   FAMILIES,
   type Family,

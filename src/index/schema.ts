@@ -66,11 +66,12 @@ export const EXACT_TEXT_COLUMNS: readonly Column[] = [
 
 /** Labels that keep a message out of relevance search, whatever the caller asks. */
 export const EXCLUDED_LABELS = ['spam', 'trash', 'blocked'] as const;
-const EXCLUDED = EXCLUDED_LABELS.map((l) => `'${l}'`).join(', ');
+/** EXCLUDED_LABELS as an SQL list of literals. */
+export const EXCLUDED_LABELS_SQL = EXCLUDED_LABELS.map((l) => `'${l}'`).join(', ');
 
 /** SQL: 1 when message `rowid` (an SQL expression) now carries an excluded label. */
 export const EXCLUDED_NOW = (rowid: string): string =>
-  `EXISTS (SELECT 1 FROM message_labels WHERE message_rowid = ${rowid} AND label IN (${EXCLUDED}))`;
+  `EXISTS (SELECT 1 FROM message_labels WHERE message_rowid = ${rowid} AND label IN (${EXCLUDED_LABELS_SQL}))`;
 
 /** FTS5's tokenizer for every keyword column: '_' is a token character so a compound (inv_4471) stays one token. */
 export const KEYWORD_TOKENIZER = `"unicode61 remove_diacritics 0 tokenchars '_'"`;
@@ -119,10 +120,10 @@ const CREATE = `
     segment INTEGER
   );
   CREATE TRIGGER IF NOT EXISTS keyword_docs_label_added AFTER INSERT ON message_labels
-    WHEN NEW.label IN (${EXCLUDED})
+    WHEN NEW.label IN (${EXCLUDED_LABELS_SQL})
     BEGIN UPDATE keyword_docs SET excluded = 1 WHERE rowid = NEW.message_rowid; END;
   CREATE TRIGGER IF NOT EXISTS keyword_docs_label_removed AFTER DELETE ON message_labels
-    WHEN OLD.label IN (${EXCLUDED})
+    WHEN OLD.label IN (${EXCLUDED_LABELS_SQL})
     BEGIN UPDATE keyword_docs SET excluded = ${EXCLUDED_NOW('OLD.message_rowid')} WHERE rowid = OLD.message_rowid; END;
   CREATE TRIGGER IF NOT EXISTS keyword_docs_thread_moved AFTER UPDATE OF thread_id ON messages
     BEGIN UPDATE keyword_docs SET thread_id = NEW.thread_id WHERE rowid = NEW.id; END;
