@@ -68,7 +68,7 @@ function rank(
     liveCounts(own, sources, phrases.length).map((n, p) => n + (theirCounts[p] as number)),
     view.documents,
   );
-  const inputs = { groups, idf, avgdl, ctx, keep };
+  const inputs = { groups, idf, avgdl, ctx, keep, tables: view.segments.map((segment) => segment.table) };
   shared.score(inputs);
   const mine = scoreSegments(own, sources, inputs);
   const theirs = shared.scored() ?? scoreSegments(shared.segments, read(shared.segments), inputs);

@@ -110,6 +110,7 @@ function score(request: Extract<RankRequest, { type: 'score' }>): void {
     avgdl: request.avgdl,
     ctx: request.ctx,
     keep: request.keep,
+    tables: openPostings(db).segments.map((segment) => segment.table),
   });
   answer({ seq: request.seq, scored }, [
     scored.rowids.buffer as ArrayBuffer,

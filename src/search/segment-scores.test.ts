@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BM25_K1, FLAG_BULK, FLAG_UNTRUSTED, type Segment } from '../index/index.js';
+import { BM25_K1, FLAG_BULK, FLAG_UNTRUSTED, type Segment, scoreKernel } from '../index/index.js';
 import { encodePostings, newDocTable } from '../index/postings-codec.js';
 import type { PostingsPhrase } from './match.js';
 import type { PhraseSource } from './phrase-hits.js';
@@ -126,5 +126,18 @@ describe('scoring a segment in windows', () => {
     for (const [rowid, score] of all) if (!keptRowids.has(rowid)) expect(score).toBeLessThan(kept.floor);
     const best = (scores: Iterable<number>) => [...scores].sort((x, y) => y - x).slice(0, 60);
     expect(best(kept.scores)).toEqual(best(all.values()));
+  });
+
+  it('lays its memory out once for a view whose segments it scores a share at a time', () => {
+    const a = segment();
+    const b = { ...segment(), id: 2 };
+    const inputs = { groups: GROUPS, idf: IDF, avgdl: AVGDL, ctx: null, tables: [a.table, b.table] };
+    const ofA = scoreSegments([a], [SOURCES], inputs);
+    // Stamps count up from one after each layout (score-kernel.ts): a later base below this one is a new layout.
+    const base = scoreKernel().arrays(a.table, AVGDL, 0).base;
+    const ofB = scoreSegments([b], [SOURCES], inputs);
+    scoreSegments([a], [SOURCES], inputs);
+    expect(scoreKernel().arrays(a.table, AVGDL, 0).base).toBeGreaterThan(base);
+    expect(byRowid(ofB)).toEqual(byRowid(ofA));
   });
 });
