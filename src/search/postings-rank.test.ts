@@ -1,5 +1,7 @@
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isLanguage, parseQuery } from '../analysis/index.js';
+import { generateCorpus, writeMaildir } from '../corpus/index.js';
 import { checkIndex, indexedLanguages, indexMessage, openPostings, reindex } from '../index/index.js';
 import { exactMatch, type Match } from './match.js';
 import { scoreHits, topMessagesByPostings, topThreadsByPostings } from './postings-rank.js';
@@ -220,6 +222,49 @@ describe('heads of broad queries', () => {
           "DELETE FROM message_labels WHERE label = 'spam' AND message_rowid IN (SELECT value FROM json_each(?))",
         )
         .run(JSON.stringify(hidden));
+    }
+  });
+});
+
+describe('thread heads', () => {
+  it('stand each thread by its best message, as a plain walk down the whole order does', async () => {
+    // Generated conversations: `acme` is in every message, a thread of them holding 1.6 on average,
+    // so a deep head is read again past the messages of threads already taken.
+    const generated = await openTestArchive([]);
+    try {
+      const maildir = join(generated.root, 'maildir');
+      await writeMaildir(maildir, generateCorpus({ seed: 11, messages: 300 }));
+      await generated.engine.ingest([maildir], { workers: 0, extractAttachments: false });
+      const { db } = generated;
+      const threadOf = db.prepare('SELECT inbox_id, thread_id, excluded FROM keyword_docs WHERE rowid = ?');
+      const planned = (q: string) =>
+        exactMatch(parseQuery(q, { languages: indexedLanguages(db).filter(isLanguage) })).groups ?? [];
+      for (const q of ['acme', 'budget']) {
+        const all = scoreHits(db, ctx, planned(q));
+        const order = Array.from(all.rowids, (rowid, h) => ({ rowid, h })).sort(
+          (a, b) =>
+            (all.scores[b.h] as number) - (all.scores[a.h] as number) ||
+            (all.dates[b.h] as number) - (all.dates[a.h] as number) ||
+            b.rowid - a.rowid,
+        );
+        const walked: string[] = [];
+        for (const { rowid } of order) {
+          const row = threadOf.get(rowid) as { inbox_id: number; thread_id: string; excluded: number };
+          const key = `${row.inbox_id}:${row.thread_id}`;
+          if (!row.excluded && !walked.includes(key)) walked.push(key);
+        }
+        expect(order.length, q).toBeGreaterThan(walked.length * 1.4);
+        for (const need of [1, 10, 50, walked.length - 1, walked.length]) {
+          const { rows, more } = topThreadsByPostings(db, () => all, need);
+          expect(
+            rows.map((r) => r.thread),
+            `${q} ${need}`,
+          ).toEqual(walked.slice(0, need));
+          expect(more, `${q} ${need}`).toBe(need < walked.length);
+        }
+      }
+    } finally {
+      generated.close();
     }
   });
 });
