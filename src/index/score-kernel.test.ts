@@ -224,4 +224,24 @@ describe('bm25 kernel', () => {
     // A segment past the room prepared is refused, not written over the memory's end.
     expect(() => kernel.arrays(table(1_000_000), 50, 1)).toThrow(/not prepared for this segment/);
   });
+
+  it('cuts a list in place to the matches whose score times the largest multiplier reaches a bound', () => {
+    const kernel = scoreKernel();
+    const docs = table(64);
+    kernel.prepare([docs], 0, 50);
+    const arrays = kernel.arrays(docs, 50, 1);
+    const ords = [40, 3, 17, 9, 62, 0];
+    const scores = [2.0, 0.5, 1.25, 1.2, 3.0, 0.8];
+    ords.forEach((ord, i) => {
+      arrays.scores[ord] = scores[i] as number;
+      arrays.reachedList[10 + i] = ord;
+    });
+    arrays.reachedList[9] = 33;
+    // Document 9's 1.2 × 1.25 = 1.5 is not below the bound: kept; 3's 0.625 and 0's 1.0 are cut.
+    const end = kernel.cut(arrays, 10, 16, 1.25, 1.5);
+    expect(Array.from(arrays.reachedList.subarray(10, end))).toEqual([40, 17, 9, 62]);
+    // Before `from`, nothing moved.
+    expect(arrays.reachedList[9]).toBe(33);
+    expect(kernel.cut(arrays, 10, end, 1.25, Number.NEGATIVE_INFINITY)).toBe(end);
+  });
 });

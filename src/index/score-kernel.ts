@@ -34,6 +34,7 @@ export interface KernelExports {
     summed: number,
   ): number;
   touch(stamp: number, scores: number, norms: number, from: number, until: number): void;
+  cut(scores: number, list: number, from: number, listed: number, most: number, threshold: number): number;
   scoreList(i: number, stop: number, until: number, ords: number, freqs: number, ...sink: SinkArgs): number;
   score(
     at: number,
@@ -295,6 +296,20 @@ class ScoreKernel {
   /** Brings the working arrays of the documents [from, until) into cache (score-kernel.wat's touch). */
   touch({ stamp, scores, norms }: SegmentArrays, from: number, until: number): void {
     this.kernel.touch(stamp.byteOffset, scores.byteOffset, norms.byteOffset, from, until);
+  }
+
+  /**
+   * Keeps, in place, the ordinals of `reachedList[from, listed)` whose score times `most` is
+   * not below `threshold`; returns where they now end (score-kernel.wat's cut).
+   */
+  cut(
+    { scores, reachedList }: Pick<SegmentArrays, 'scores' | 'reachedList'>,
+    from: number,
+    listed: number,
+    most: number,
+    threshold: number,
+  ): number {
+    return this.kernel.cut(scores.byteOffset, reachedList.byteOffset, from, listed, most, threshold);
   }
 
   /**

@@ -47,6 +47,33 @@
         (br $line)))
     (global.set $end (local.get $sum)))
 
+  ;; Keeps, in place, the ordinals of reached[$from, $listed) whose sum times $most is not
+  ;; below $threshold (a window's matches before their own multipliers are read: most of a
+  ;; broad query's fall below the best kept so far); returns the new end of the list.
+  (func (export "cut")
+    (param $scores i32) (param $list i32) (param $from i32) (param $listed i32)
+    (param $most f64) (param $threshold f64)
+    (result i32)
+    (local $i i32) (local $out i32) (local $ord i32)
+    (local.set $i (local.get $from))
+    (local.set $out (local.get $from))
+    (block $done
+      (loop $match
+        (br_if $done (i32.ge_u (local.get $i) (local.get $listed)))
+        (local.set $ord (i32.load (i32.add (local.get $list) (i32.shl (local.get $i) (i32.const 2)))))
+        (i32.store (i32.add (local.get $list) (i32.shl (local.get $out) (i32.const 2))) (local.get $ord))
+        (local.set $out
+          (i32.add (local.get $out)
+            (i32.eqz
+              (f64.lt
+                (f64.mul
+                  (f64.load (i32.add (local.get $scores) (i32.shl (local.get $ord) (i32.const 3))))
+                  (local.get $most))
+                (local.get $threshold)))))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $match)))
+    (local.get $out))
+
   ;; Adds one blob's entries in $filter to a prefix's sums by document: seen[ord] is $epoch
   ;; once a document is summed, its sum at freqs[place[ord]]; new documents are appended to
   ;; ords and freqs from $count on. Returns the new count, or -1 for a blob that does not

@@ -282,7 +282,14 @@ class MatchCollector {
     let threshold = best !== null ? best.threshold() : Number.NEGATIVE_INFINITY;
     let dropped = false;
     const { watermark, inboxId, after, before } = ctx;
-    for (let i = from; i < listed; i++) {
+    // Most of a broad query's matches fall below the bound: left out in the kernel first
+    // (the window's part of the list is not read again), then here as the bound rises.
+    let end = listed;
+    if (threshold > Number.NEGATIVE_INFINITY) {
+      end = scoreKernel().cut({ scores, reachedList }, from, listed, most, threshold);
+      if (end < listed) dropped = true;
+    }
+    for (let i = from; i < end; i++) {
       const ord = reachedList[i] as number;
       const bm25 = scores[ord] as number;
       // Rounding is monotonic: below the threshold times the largest factor, below it times any.
