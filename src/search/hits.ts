@@ -3,7 +3,7 @@
 
 import { isLanguage, type Language } from '../analysis/index.js';
 import { COLUMNS, type Column, fieldTexts, formatAddress } from '../index/index.js';
-import { type Db, loadMessage, type StoredMessage, sql } from '../store/index.js';
+import { type Db, loadMessages, type StoredMessage, sql } from '../store/index.js';
 import { buildHighlights, type Highlights } from './highlights.js';
 import type { HighlightTerms } from './match.js';
 import { BULK_FACTOR } from './ranked-query.js';
@@ -106,7 +106,7 @@ export interface Scored {
 }
 
 /** What a hit is built from besides the query: the message, its indexed language and bulk flag. */
-interface HitSource {
+export interface HitSource {
   readonly message: StoredMessage;
   readonly language: Language | null;
   readonly bulk: boolean;
@@ -140,13 +140,26 @@ function messageChars(message: StoredMessage): number {
   return chars;
 }
 
-function loadSource(db: Db, rowid: number): HitSource {
-  const message = loadMessage(db, rowid) as StoredMessage;
-  const stored = sql(db, 'SELECT language, bulk FROM keyword_docs WHERE rowid = ?').get(rowid) as
-    | { language: string | null; bulk: number }
-    | undefined;
-  const language = stored?.language != null && isLanguage(stored.language) ? stored.language : null;
-  return { message, language, bulk: Boolean(stored?.bulk) };
+/** The sources of `rowids` that exist, by row id as a string (the cache's keys). */
+function loadSources(db: Db, rowids: readonly number[]): Map<string, HitSource> {
+  const messages = loadMessages(db, rowids);
+  const stored = sql(
+    db,
+    'SELECT rowid, language, bulk FROM keyword_docs WHERE rowid IN (SELECT value FROM json_each(?))',
+  ).all(JSON.stringify(rowids)) as Array<{ rowid: number; language: string | null; bulk: number }>;
+  const docs = new Map(stored.map((doc) => [doc.rowid, doc]));
+  const sourcesOf = new Map<string, HitSource>();
+  for (const [rowid, message] of messages) {
+    const doc = docs.get(rowid);
+    const language = doc?.language != null && isLanguage(doc.language) ? doc.language : null;
+    sourcesOf.set(String(rowid), { message, language, bulk: Boolean(doc?.bulk) });
+  }
+  return sourcesOf;
+}
+
+/** What the hits of `rowids` are built from, in their order: those not kept loaded together. */
+export function hitSources(db: Db, state: string, rowids: readonly number[]): HitSource[] {
+  return sources.getAll(db, state, rowids.map(String), (missing) => loadSources(db, missing.map(Number)));
 }
 
 /** The query's highlight terms, as a key: equal keys, equal highlights. */
@@ -173,6 +186,7 @@ export interface HitContext {
  */
 export function scoreDetails(
   db: Db,
+  source: HitSource,
   row: { rowid: number; score: number },
   hit: HitContext,
   explain: {
@@ -181,7 +195,6 @@ export function scoreDetails(
     match: 'exact' | 'fuzzy';
   } | null,
 ): Scored {
-  const source = sources.get(db, hit.state, String(row.rowid), () => loadSource(db, row.rowid));
   const { message, language } = source;
   const highlights = highlightsKept.get(db, hit.state, `${row.rowid}\u0001${hit.termsKey}`, () =>
     buildHighlights(fieldTexts(message), language, hit.terms),

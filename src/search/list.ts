@@ -3,7 +3,7 @@
 
 import { parseQuery } from '../analysis/index.js';
 import { type Column, indexSecret } from '../index/index.js';
-import { type Db, inboxByName, loadMessage, type StoredMessage, sql } from '../store/index.js';
+import { type Db, inboxByName, loadMessages, type StoredMessage, sql } from '../store/index.js';
 import { type MessageItem, messageItem } from './hits.js';
 import {
   DENSE_SHARE,
@@ -171,7 +171,11 @@ export function listMessages(db: Db, params: unknown, plan?: SenderPlan): ListRe
             offset: 0,
           })
         : null;
-    const messages = page.map((r) => messageItem(loadMessage(db, r.rowid) as StoredMessage));
+    const loaded = loadMessages(
+      db,
+      page.map((r) => r.rowid),
+    );
+    const messages = page.map((r) => messageItem(loaded.get(r.rowid) as StoredMessage));
     return { count: messages.length, limit: request.limit, nextPageToken, messages };
   })();
 }

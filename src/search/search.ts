@@ -9,7 +9,9 @@ import { type Db, inboxByName, sql } from '../store/index.js';
 import { typoVariants } from './fuzzy.js';
 import {
   type HitContext,
+  type HitSource,
   highlightKey,
+  hitSources,
   type MessageHit,
   messageHit,
   type Scored,
@@ -268,9 +270,15 @@ function details(db: Db, planned: Planned, page: RankedPage, state: string): Sco
         contributions.set(id, c);
     }
   }
-  return page.rows.map((row) =>
+  const sources = hitSources(
+    db,
+    state,
+    page.rows.map((row) => row.rowid),
+  );
+  return page.rows.map((row, i) =>
     scoreDetails(
       db,
+      sources[i] as HitSource,
       row,
       hit,
       planned.request.explain

@@ -42,19 +42,54 @@ export class StateCache<V> {
 
   /** The value kept for `key` under `state`, else the one `make` computes (then kept). */
   get(db: Db, state: string, key: string, make: () => V): V {
+    const cache = this.under(db, state);
+    const found = this.found(cache, key);
+    if (found !== undefined) return found;
+    const value = make();
+    this.keep(cache, key, value);
+    return value;
+  }
+
+  /**
+   * The values kept for `keys` under `state`, in their order; those not kept are computed by
+   * one call of `make` with their keys (then kept), which returns them by key.
+   */
+  getAll(db: Db, state: string, keys: readonly string[], make: (missing: string[]) => Map<string, V>): V[] {
+    const cache = this.under(db, state);
+    const values = keys.map((key) => this.found(cache, key));
+    const missing = keys.filter((_, i) => values[i] === undefined);
+    if (missing.length === 0) return values as V[];
+    const made = make(missing);
+    return keys.map((key, i) => {
+      const kept = values[i];
+      if (kept !== undefined) return kept;
+      const value = made.get(key);
+      if (value === undefined) throw new Error(`nothing was made for ${key}`);
+      this.keep(cache, key, value);
+      return value;
+    });
+  }
+
+  private under(db: Db, state: string): Kept<V> {
     let cache = this.kept.get(db);
     if (cache?.state !== state) {
       cache = { state, values: new Map(), cost: 0 };
       this.kept.set(db, cache);
     }
+    return cache;
+  }
+
+  private found(cache: Kept<V>, key: string): V | undefined {
     const found = cache.values.get(key);
     if (found !== undefined) {
       // Least recently used first: a Map iterates in insertion order, and a hit re-inserts.
       cache.values.delete(key);
       cache.values.set(key, found);
-      return found;
     }
-    const value = make();
+    return found;
+  }
+
+  private keep(cache: Kept<V>, key: string, value: V): void {
     cache.values.set(key, value);
     cache.cost += this.costOf(value);
     for (const [oldest, old] of cache.values) {
@@ -62,7 +97,6 @@ export class StateCache<V> {
       cache.values.delete(oldest);
       cache.cost -= this.costOf(old);
     }
-    return value;
   }
 
   /** Forgets everything kept for `db`. */

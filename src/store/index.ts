@@ -14,6 +14,7 @@ export {
   findMessage,
   inboxByName,
   loadMessage,
+  loadMessages,
   loadRaw,
   loadThread,
   normalizeIdArgument,
