@@ -356,7 +356,10 @@ class MatchCollector {
  */
 const WINDOW = 8_192;
 
-/** Postings entries a window must average for its working arrays to be swept into cache first. */
+/**
+ * Postings entries a window must average for its working arrays to be swept into cache first
+ * (sumSegment). Sweeping every window cost an identifier query ~1 ms (p50 3.7 → 2.4 ms without).
+ */
 const SWEPT_ENTRIES = 128;
 
 /** What summing a segment needs beyond its phrases' sources: the same for every segment. */
