@@ -50,8 +50,10 @@ export function inboxByName(db: Db, name: string): { id: number; name: string } 
   return row;
 }
 
+/** One message by row id: its row read by key (reindex and extraction load one at a time). */
 export function loadMessage(db: Db, rowid: number): StoredMessage | undefined {
-  return loadMessages(db, [rowid]).get(rowid);
+  const row = sql(db, `${SELECT_MESSAGE} WHERE m.id = ?`).get(rowid) as MessageRow | undefined;
+  return row && toStoredMessages(db, [row])[0];
 }
 
 /**
