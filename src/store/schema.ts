@@ -201,4 +201,14 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE inboxes ADD COLUMN cleaner INTEGER NOT NULL DEFAULT 1;
   `,
+  // 5: a thread merge finds the absorbed thread's provider keys and aliases by its id
+  // (thread-graph.ts, MERGE_REWRITES) instead of reading every row. messages_content was
+  // never read (duplicates are found by Message-ID, copies by raw hash) and was one of the
+  // random-keyed b-trees whose leaves every ingest batch rewrites: 5k of the ~40k such
+  // leaves at 1M messages.
+  `
+  CREATE INDEX thread_keys_thread ON thread_keys (inbox_id, thread_id);
+  CREATE INDEX thread_aliases_new ON thread_aliases (inbox_id, new_id);
+  DROP INDEX messages_content;
+  `,
 ];
