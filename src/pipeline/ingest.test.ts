@@ -184,6 +184,31 @@ describe('ingest', () => {
     }
   });
 
+  it('flushes the index inside a transaction every indexFlushSize messages, finding the same', async () => {
+    const fixture = join(FIXTURES, 'search');
+    const segmentDocs = (e: Mailsift) =>
+      e.archive.db.prepare('SELECT docs FROM keyword_segments ORDER BY id').pluck().all() as number[];
+    const found = (e: Mailsift, q: string) =>
+      searchMessages(e.archive.db, { q, limit: 100 }).messages.map((m) => m.messageId);
+
+    const flushed = freshArchive();
+    const report = await flushed.ingest([fixture], { workers: 0, batchSize: 100, indexFlushSize: 5 });
+    expect(report).toMatchObject({ scanned: 23, added: 23, failed: 0 });
+    // At most 5 documents a segment (re-indexing a carrier of settled attachment text also flushes).
+    const docs = segmentDocs(flushed);
+    expect(Math.max(...docs)).toBe(5);
+    expect(docs.length).toBeGreaterThanOrEqual(5);
+    expect(docs.reduce((a, b) => a + b)).toBe(23);
+
+    const whole = freshArchive();
+    await whole.ingest([fixture], { workers: 0, batchSize: 100 });
+    expect(Math.max(...segmentDocs(whole))).toBeGreaterThan(5);
+    for (const q of ['invoice', 'INV-4471', 'stripe.com', 'budget', 'rechnung']) {
+      expect(found(flushed, q).length, q).toBeGreaterThan(0);
+      expect(found(flushed, q).sort(), q).toEqual(found(whole, q).sort());
+    }
+  });
+
   it('names the path when a source does not exist', async () => {
     const engine = freshArchive();
     await expect(engine.ingest(['/nonexistent/mailbox'], { workers: 0 })).rejects.toMatchObject({

@@ -21,8 +21,14 @@ export interface IngestOptions {
   readonly inbox?: string;
   /** Worker threads for parsing; 0 parses inline. Default: one per core. */
   readonly workers?: number;
-  /** Messages per transaction. */
+  /** Messages per transaction (default 32,000). */
   readonly batchSize?: number;
+  /**
+   * Messages whose index writes are flushed together inside a transaction (default 8,000):
+   * each flush is one postings segment, so what the index stages stays bounded however
+   * large the transaction.
+   */
+  readonly indexFlushSize?: number;
   readonly mboxFormat?: 'mboxrd' | 'mboxo';
   /** Called at most every progressIntervalMs, and once per source at its end. */
   readonly onProgress?: (progress: IngestProgress) => void;
@@ -94,17 +100,28 @@ interface Task {
 
 /**
  * Messages per transaction. Each commit costs the ingest thread a share that grows with the
- * archive: the random-keyed b-trees (Message-ID, content and raw hashes, thread nodes, senders)
- * each have a leaf page dirtied by nearly every message of a small batch once they outgrow the
- * page cache, and every dirty page goes to the WAL and back at the checkpoint; and the batch is
- * the postings' first segment, which merges rewrite about log_8(archive / batch) times.
+ * archive: the random-keyed b-trees (Message-ID, raw hash, thread nodes and their thread
+ * index, senders) each have a leaf page dirtied by nearly every message of a small batch once
+ * they outgrow the page cache, and every dirty page goes to the WAL and back at the
+ * checkpoint. A larger transaction rewrites each such leaf once for more messages.
  * 100k cold (fresh archive, the same VM, interleaved): 1,000 messages or 2 s a batch 890-929
  * msg/s, 1.98-2.06 ms CPU a message, 5.2-5.3 GB written, peak RSS 337 MB; 4,000 / 8 s 996
  * msg/s, 1.86 ms, 2.8 GB; 8,000 / 16 s 973-1,006 msg/s, 1.84-1.91 ms, 2.2 GB, 390-415 MB. Into
- * a 1M archive, 1,000 a batch wrote 460 KB a message (20k added: 455 msg/s); the 1M build went
- * from 647 to 806 msg/s.
+ * a 1M archive, 1,000 a batch wrote 460 KB a message (20k added: 455 msg/s; the 1M build went
+ * from 647 to 806 msg/s with 8,000). 60k messages into a 1.1-1.5M archive, interleaved:
+ * 8,000 a transaction 543-682 msg/s (median 641 of 11 runs), commits 0.32-0.36 ms a message,
+ * 141-197 KB a message written to disk; 32,000 (index flushed every 8,000) 608-725 (median 698
+ * of 4), commits 0.09-0.12 ms, 98-116 KB, peak RSS 363-368 against 360-401 MB; the WAL peaks
+ * at 1.4 GB against 0.76.
  */
-const DEFAULT_BATCH = 8000;
+const DEFAULT_BATCH = 32_000;
+/**
+ * Messages between index flushes inside a transaction: the batch's postings become a segment
+ * (and its FTS5 rows are written) every this many, as when this was the transaction's size.
+ * One segment for a whole 32,000-message transaction held its staged postings and then the
+ * segment built from them (~120 MB of buffers at the commit): peak RSS 505-511 MB.
+ */
+const INDEX_FLUSH_MESSAGES = 8000;
 /**
  * Raw bytes prepared ahead of the writes, whatever the pool's capacity: a run of large
  * messages (attachments) cannot pile up in memory while the ingest thread commits.
@@ -112,9 +129,9 @@ const DEFAULT_BATCH = 8000;
 const MAX_IN_FLIGHT_BYTES = 32 * 1024 * 1024;
 /**
  * A batch also commits after this long, so a slow source still makes durable progress; long
- * enough for a full batch at a 1M archive's pace (~500 messages a second).
+ * enough for a full batch at a 1M archive's pace (~600 messages a second).
  */
-const MAX_BATCH_MS = 16_000;
+const MAX_BATCH_MS = 60_000;
 
 export function ingest(
   archive: Archive,
@@ -185,6 +202,7 @@ async function ingestSource(
   const counts = emptyCounts();
   const started = Date.now();
   const batchSize = options.batchSize ?? DEFAULT_BATCH;
+  const indexFlushSize = options.indexFlushSize ?? INDEX_FLUSH_MESSAGES;
   const interval = options.progressIntervalMs ?? 200;
   let lastProgress = 0;
   const report = (done: boolean): void => {
@@ -206,7 +224,7 @@ async function ingestSource(
       store.flushIndexes();
       db.exec('COMMIT');
       begin();
-    }
+    } else if (inBatch % indexFlushSize === 0) store.flushIndexes();
   };
 
   const queue: Task[] = [];
