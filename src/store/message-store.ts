@@ -30,6 +30,16 @@ export interface StoredLocation {
   readonly messageRowid: number;
 }
 
+const INSERT_LOCATION = `INSERT INTO locations (source_id, key, folder, labels_json, fingerprint, message_rowid, seen_run)
+  VALUES (?, ?, ?, ?, ?, ?, ?)`;
+/**
+ * A location whose content changed. An upsert journals the pages it changes (16 KB each) in
+ * case its update part fails: 13.5 us against 3.8 us for the plain insert a new location takes.
+ */
+const UPSERT_LOCATION = `${INSERT_LOCATION}
+  ON CONFLICT (source_id, key) DO UPDATE SET folder = excluded.folder, labels_json = excluded.labels_json,
+    fingerprint = excluded.fingerprint, message_rowid = excluded.message_rowid, seen_run = excluded.seen_run`;
+
 /** Between a reused Message-ID and its variant's content hash: '<id>#variant-<hash>'. */
 const VARIANT_MARK = '#variant-';
 
@@ -42,6 +52,11 @@ export class MessageStore {
    * no reading back (it has no other location, and no labels yet).
    */
   private inserted: { readonly rowid: number; readonly headerLabels: readonly string[] } | null = null;
+  /**
+   * Sources that may have failure rows, by id, learnt once per run (see source()): most
+   * have none, and their ingest then skips two failure statements a message.
+   */
+  private readonly failuresBySource = new Map<number, boolean>();
 
   constructor(private readonly archive: Archive) {
     this.db = archive.db;
@@ -58,17 +73,29 @@ export class MessageStore {
     return { id: row.id, name };
   }
 
+  /** The source's id, creating it if new; call at the start of each run over it. */
   source(inbox: Inbox, kind: string, path: string): number {
     sql(this.db, 'INSERT OR IGNORE INTO sources (inbox_id, kind, path) VALUES (?, ?, ?)').run(
       inbox.id,
       kind,
       path,
     );
-    return (
+    const id = (
       sql(this.db, 'SELECT id FROM sources WHERE inbox_id = ? AND path = ?').get(inbox.id, path) as {
         id: number;
       }
     ).id;
+    this.failuresBySource.delete(id);
+    return id;
+  }
+
+  private mayHaveFailures(sourceId: number): boolean {
+    let may = this.failuresBySource.get(sourceId);
+    if (may === undefined) {
+      may = sql(this.db, 'SELECT 1 FROM failures WHERE source_id = ? LIMIT 1').get(sourceId) !== undefined;
+      this.failuresBySource.set(sourceId, may);
+    }
+    return may;
   }
 
   findLocation(sourceId: number, key: string): StoredLocation | undefined {
@@ -117,19 +144,18 @@ export class MessageStore {
     for (const hook of this.archive.hooks) hook.discard?.(this.db);
   }
 
-  /** Points a location at a message (new location, or one whose content changed) and refreshes labels. */
-  attachLocation(sourceId: number, location: LocationInput, messageRowid: number, run: number): void {
-    const previous = sql(this.db, 'SELECT message_rowid FROM locations WHERE source_id = ? AND key = ?').get(
-      sourceId,
-      location.key,
-    ) as { message_rowid: number } | undefined;
-    sql(
-      this.db,
-      `INSERT INTO locations (source_id, key, folder, labels_json, fingerprint, message_rowid, seen_run)
-       VALUES (?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (source_id, key) DO UPDATE SET folder = excluded.folder, labels_json = excluded.labels_json,
-         fingerprint = excluded.fingerprint, message_rowid = excluded.message_rowid, seen_run = excluded.seen_run`,
-    ).run(
+  /**
+   * Points a location at a message (new location, or one whose content changed) and refreshes
+   * labels. `previous` is the location as findLocation found it before the message was stored.
+   */
+  attachLocation(
+    sourceId: number,
+    location: LocationInput,
+    messageRowid: number,
+    run: number,
+    previous: StoredLocation | undefined,
+  ): void {
+    const values = [
       sourceId,
       location.key,
       location.folder,
@@ -137,8 +163,11 @@ export class MessageStore {
       location.fingerprint,
       messageRowid,
       run,
-    );
-    sql(this.db, 'DELETE FROM failures WHERE source_id = ? AND key = ?').run(sourceId, location.key);
+    ];
+    if (previous === undefined) sql(this.db, INSERT_LOCATION).run(values);
+    else sql(this.db, UPSERT_LOCATION).run(values);
+    if (this.mayHaveFailures(sourceId))
+      sql(this.db, 'DELETE FROM failures WHERE source_id = ? AND key = ?').run(sourceId, location.key);
     const inserted = this.inserted;
     this.inserted = null;
     if (!previous && inserted?.rowid === messageRowid) {
@@ -148,10 +177,11 @@ export class MessageStore {
         mergeLabels(inserted.headerLabels, location.labels, folder ? [folder] : []),
       );
     } else this.refreshLabels(messageRowid);
-    if (previous && previous.message_rowid !== messageRowid) this.deleteIfOrphaned(previous.message_rowid);
+    if (previous && previous.messageRowid !== messageRowid) this.deleteIfOrphaned(previous.messageRowid);
   }
 
   recordFailure(sourceId: number, location: LocationInput, reason: string, run: number): void {
+    this.failuresBySource.set(sourceId, true);
     sql(
       this.db,
       `INSERT INTO failures (source_id, key, folder, fingerprint, reason, at, seen_run) VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -170,6 +200,7 @@ export class MessageStore {
 
   /** True when this location already failed with these exact bytes: no need to retry each run. */
   knownFailure(sourceId: number, key: string, fingerprint: string, run: number): boolean {
+    if (!this.mayHaveFailures(sourceId)) return false;
     const result = sql(
       this.db,
       'UPDATE failures SET seen_run = ? WHERE source_id = ? AND key = ? AND fingerprint = ?',
@@ -318,6 +349,12 @@ export class MessageStore {
         Date.now(),
       ).lastInsertRowid,
     );
+    // Counted here, not by a trigger (migration 6).
+    sql(
+      db,
+      `INSERT INTO senders (inbox_id, address, name, messages) VALUES (?, ?, ?, 1)
+       ON CONFLICT (inbox_id, address, name) DO UPDATE SET messages = messages + 1`,
+    ).run(inbox.id, message.from?.address ?? '', message.from?.name ?? '');
     const insertAttachment = sql(
       db,
       `INSERT INTO attachments (message_rowid, ordinal, filename, content_type, size, sha256, content_id, inline)

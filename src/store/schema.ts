@@ -211,4 +211,11 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX thread_aliases_new ON thread_aliases (inbox_id, new_id);
   DROP INDEX messages_content;
   `,
+  // 6: the store counts a new message's sender itself (MessageStore.insert). A table with a
+  // trigger makes SQLite journal, per inserted row, every existing page the statement
+  // changes, 16 KB each: the messages insert cost 47-58 us with senders_insert and 14-23 us
+  // without it, the sender's count included. Deletions are rare and keep their trigger.
+  `
+  DROP TRIGGER IF EXISTS senders_insert;
+  `,
 ];

@@ -1,5 +1,6 @@
 // The senders table: distinct (inbox, address, name) with their message counts, derived
-// from messages by triggers (schema migration 3). Checked and rebuilt with the indexes.
+// from messages: counted by MessageStore.insert, and by a trigger on delete (schema
+// migrations 3 and 6). Checked and rebuilt with the indexes.
 
 import type { Db } from './archive.js';
 

@@ -2,8 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { linkMessage } from '../thread/linker.js';
 import { openArchive } from './archive.js';
-import { MERGE_REWRITES } from './thread-graph.js';
+import { MessageStore } from './message-store.js';
+import { MERGE_REWRITES, SqliteThreadGraph } from './thread-graph.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -26,6 +28,44 @@ describe('a thread merge', () => {
           ),
         ]);
       }
+    } finally {
+      archive.close();
+    }
+  });
+});
+
+describe('linking a message into the stored graph', () => {
+  it('writes each node it changes once, and none it leaves as stored', () => {
+    const archive = openArchive(':memory:');
+    try {
+      const inbox = new MessageStore(archive).inbox('work');
+      const nodeWrites = (link: () => void): number => {
+        const before = archive.db.prepare('SELECT total_changes() AS n').get() as { n: number };
+        link();
+        return (archive.db.prepare('SELECT total_changes() AS n').get() as { n: number }).n - before.n;
+      };
+      const link = (messageId: string, references: string[]): string =>
+        linkMessage(new SqliteThreadGraph(archive.db, inbox.id, inbox.name), {
+          messageId,
+          references,
+          threadKeys: [],
+        });
+      // Two placeholders and the reply: put five times while linking (each placeholder, the
+      // reply, then the second placeholder and the reply again with their parents).
+      let thread = '';
+      expect(nodeWrites(() => (thread = link('c@x', ['a@x', 'b@x'])))).toBe(3);
+      const rows = archive.db
+        .prepare('SELECT message_id, parent_id, present FROM thread_nodes ORDER BY message_id')
+        .all();
+      expect(rows).toEqual([
+        { message_id: 'a@x', parent_id: null, present: 0 },
+        { message_id: 'b@x', parent_id: 'a@x', present: 0 },
+        { message_id: 'c@x', parent_id: 'b@x', present: 1 },
+      ]);
+      // The placeholder arrives: only its own node changes.
+      expect(nodeWrites(() => expect(link('b@x', ['a@x'])).toBe(thread))).toBe(1);
+      // Linked again with what the graph already holds: nothing to write.
+      expect(nodeWrites(() => link('b@x', ['a@x']))).toBe(0);
     } finally {
       archive.close();
     }

@@ -27,14 +27,21 @@ export const MERGE_REWRITES = [
 
 /**
  * One message's view of the graph: the store makes one per message it links, and nothing
- * else writes the graph meanwhile.
+ * else writes the graph meanwhile. Node writes wait for flush(): linking a reply puts its
+ * own node and each new placeholder twice (first without, then with its parent), and each
+ * write replaces a row in two random-keyed b-trees (the nodes and their thread index).
  */
 export class SqliteThreadGraph implements ThreadGraph {
   /**
-   * Nodes read or written so far (undefined: known absent). Linking asks for the same few
-   * nodes again and again (each reference, then each parent chain walked for loops).
+   * Nodes as they are now, read or written so far (undefined: known absent). Linking asks
+   * for the same few nodes again and again (each reference, then each parent chain walked
+   * for loops).
    */
   private readonly nodes = new Map<string, ThreadNode | undefined>();
+  /** Nodes put since the last flush, by id. */
+  private readonly pending = new Set<string>();
+  /** Nodes as stored, for those read: a put that leaves one as it was writes nothing. */
+  private readonly stored = new Map<string, ThreadNode | undefined>();
 
   constructor(
     private readonly db: Db,
@@ -55,15 +62,28 @@ export class SqliteThreadGraph implements ThreadGraph {
       present: row.present === 1,
     };
     this.nodes.set(messageId, node);
+    this.stored.set(messageId, node);
     return node;
   }
 
   putNode(node: ThreadNode): void {
-    sql(
+    this.nodes.set(node.messageId, node);
+    this.pending.add(node.messageId);
+  }
+
+  flush(): void {
+    if (this.pending.size === 0) return;
+    const write = sql(
       this.db,
       'INSERT OR REPLACE INTO thread_nodes (inbox_id, message_id, parent_id, thread_id, present) VALUES (?, ?, ?, ?, ?)',
-    ).run(this.inboxId, node.messageId, node.parentId, node.threadId, node.present ? 1 : 0);
-    this.nodes.set(node.messageId, node);
+    );
+    for (const messageId of this.pending) {
+      const node = this.nodes.get(messageId) as ThreadNode;
+      if (sameNode(node, this.stored.get(messageId))) continue;
+      write.run(this.inboxId, node.messageId, node.parentId, node.threadId, node.present ? 1 : 0);
+      this.stored.set(messageId, node);
+    }
+    this.pending.clear();
   }
 
   threadForKey(key: string): string | undefined {
@@ -84,6 +104,8 @@ export class SqliteThreadGraph implements ThreadGraph {
   }
 
   threadSize(threadId: string): number {
+    // Counted in the table, so nodes put since the last flush must be there.
+    this.flush();
     return (
       sql(this.db, 'SELECT count(*) AS n FROM thread_nodes WHERE inbox_id = ? AND thread_id = ?').get(
         this.inboxId,
@@ -93,6 +115,8 @@ export class SqliteThreadGraph implements ThreadGraph {
   }
 
   mergeThreads(survivor: string, absorbed: readonly string[]): void {
+    // The rewrites find nodes by thread in the table.
+    this.flush();
     const db = this.db;
     for (const old of absorbed) {
       for (const statement of MERGE_REWRITES) sql(db, statement).run(survivor, this.inboxId, old);
@@ -109,11 +133,16 @@ export class SqliteThreadGraph implements ThreadGraph {
     }
     // Nodes moved to the survivor.
     this.nodes.clear();
+    this.stored.clear();
   }
 
   newThreadId(seed: string): string {
     return threadIdFromSeed(`${this.inboxName}\n${seed}`);
   }
+}
+
+function sameNode(a: ThreadNode, b: ThreadNode | undefined): boolean {
+  return b !== undefined && a.parentId === b.parentId && a.threadId === b.threadId && a.present === b.present;
 }
 
 /** Adjusts a thread's message count, creating the row on first use and dropping it at zero. */
@@ -123,5 +152,10 @@ export function addToThreadCount(db: Db, inboxId: number, threadId: string, delt
     `INSERT INTO threads (inbox_id, id, message_count) VALUES (?, ?, ?)
      ON CONFLICT (inbox_id, id) DO UPDATE SET message_count = message_count + excluded.message_count`,
   ).run(inboxId, threadId, delta);
-  sql(db, 'DELETE FROM threads WHERE inbox_id = ? AND id = ? AND message_count <= 0').run(inboxId, threadId);
+  // Only a decrement can reach zero: ingest adds one a message and skips this statement.
+  if (delta < 0)
+    sql(db, 'DELETE FROM threads WHERE inbox_id = ? AND id = ? AND message_count <= 0').run(
+      inboxId,
+      threadId,
+    );
 }

@@ -11,8 +11,10 @@ export interface ThreadNode {
 
 export interface ThreadGraph {
   getNode(messageId: string): ThreadNode | undefined;
-  /** Inserts a node or replaces the node with the same messageId. */
+  /** Inserts a node or replaces the node with the same messageId (getNode sees it at once). */
   putNode(node: ThreadNode): void;
+  /** Makes the nodes put so far durable where the graph keeps them: linkMessage's last step. */
+  flush(): void;
   /** Thread currently mapped to a provider key (Gmail thread id, Outlook conversation index). */
   threadForKey(key: string): string | undefined;
   setThreadForKey(key: string, threadId: string): void;

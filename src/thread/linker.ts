@@ -40,6 +40,7 @@ export function linkMessage(graph: ThreadGraph, input: ThreadInput): string {
     if (node.parentId !== parentId) graph.putNode({ ...node, parentId });
   }
   for (const key of input.threadKeys) graph.setThreadForKey(key, threadId);
+  graph.flush();
   return threadId;
 }
 

@@ -17,6 +17,10 @@ export class MemoryThreadGraph implements ThreadGraph {
     this.nodes.set(node.messageId, node);
   }
 
+  flush(): void {
+    // Puts are in the map already.
+  }
+
   threadForKey(key: string): string | undefined {
     return this.keys.get(key);
   }
