@@ -5,6 +5,7 @@ import { isLanguage, type Language } from '../analysis/index.js';
 import {
   type Db,
   type IndexHook,
+  type InsertedMessage,
   loadExtraction,
   loadMessage,
   type PreparedMessage,
@@ -62,14 +63,10 @@ function preparedDocument(db: Db, prepared: PreparedMessage): IndexedDocument | 
   return completeDocument(body, attachments);
 }
 
-/**
- * Analyses stored message `rowid` and writes its index rows (replacing any previous ones).
- * With `prepared` (ingest) the writes wait for the hook's flush before the transaction
- * commits; without it they are written now.
- */
-export function indexMessage(db: Db, rowid: number, prepared?: PreparedMessage): void {
-  stageMessage(db, rowid, prepared);
-  if (!prepared) flushIndex(db);
+/** Analyses stored message `rowid` and writes its index rows now (replacing any previous ones). */
+export function indexMessage(db: Db, rowid: number): void {
+  stageMessage(db, rowid);
+  flushIndex(db);
 }
 
 /** Indexes stored messages as one postings segment (call inside a transaction). */
@@ -78,20 +75,38 @@ export function indexMessages(db: Db, rowids: readonly number[]): void {
   flushIndex(db);
 }
 
-function stageMessage(db: Db, rowid: number, prepared?: PreparedMessage): void {
-  const row = sql(
-    db,
-    `SELECT m.inbox_id, m.date, m.thread_id, d.rowid AS indexed, d.language
-     FROM messages m LEFT JOIN keyword_docs d ON d.rowid = m.id WHERE m.id = ?`,
-  ).get(rowid) as
-    | { inbox_id: number; date: number; thread_id: string; indexed: number | null; language: string | null }
-    | undefined;
+interface StagedRow {
+  inbox_id: number;
+  date: number;
+  thread_id: string;
+  indexed: number | null;
+  language: string | null;
+}
+
+/**
+ * Stages stored message `rowid` for the index; its writes wait for the hook's flush before
+ * the transaction commits. `inserted` (ingest) is a message the store has just inserted:
+ * its row need not be read back, and there is nothing indexed to replace.
+ */
+function stageMessage(db: Db, rowid: number, inserted?: InsertedMessage): void {
+  const row: StagedRow | undefined = inserted
+    ? {
+        inbox_id: inserted.inboxId,
+        date: inserted.prepared.date.getTime(),
+        thread_id: inserted.threadId,
+        indexed: null,
+        language: null,
+      }
+    : (sql(
+        db,
+        `SELECT m.inbox_id, m.date, m.thread_id, d.rowid AS indexed, d.language
+         FROM messages m LEFT JOIN keyword_docs d ON d.rowid = m.id WHERE m.id = ?`,
+      ).get(rowid) as StagedRow | undefined);
   if (!row) return;
   const doc =
-    (prepared && preparedDocument(db, prepared)) ??
+    (inserted && preparedDocument(db, inserted.prepared)) ??
     analyseDocument(loadMessage(db, rowid) as IndexableMessage, indexedLanguage(row));
-  // A prepared message is one the store has just inserted: there is nothing to replace.
-  if (!prepared) unindexMessage(db, rowid);
+  if (!inserted) unindexMessage(db, rowid);
   const rows = deferredRows(db);
   rows.set(
     rowid,
@@ -140,10 +155,7 @@ function stageMessage(db: Db, rowid: number, prepared?: PreparedMessage): void {
  * fields, and `reindex` empties keyword_docs first, so the row is this analysis's own.
  * Undefined when the message is not indexed yet: detect it.
  */
-function indexedLanguage(row: {
-  indexed: number | null;
-  language: string | null;
-}): Language | null | undefined {
+function indexedLanguage(row: StagedRow): Language | null | undefined {
   if (row.indexed === null) return undefined;
   if (row.language === null) return null;
   return isLanguage(row.language) ? row.language : undefined;

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Mailsift } from '../engine.js';
 import { ensureKeywordIndex, keywordIndexHook, reindex } from '../index/index.js';
 import { searchMessages } from '../search/index.js';
-import { type IndexHook, openArchive, type PreparedMessage } from '../store/index.js';
+import { type IndexHook, type InsertedMessage, openArchive } from '../store/index.js';
 import { ingest } from './ingest.js';
 
 const FIXTURES = join(import.meta.dirname, '..', '..', 'test', 'fixtures');
@@ -156,8 +156,8 @@ describe('ingest', () => {
     const recorder = (usesKeywordDocument: boolean): IndexHook => ({
       name: 'recorder',
       usesKeywordDocument,
-      onInsert: (_db, _rowid, prepared?: PreparedMessage) => {
-        if (prepared) seen.push(prepared.precomputed);
+      onInsert: (_db, _rowid, inserted?: InsertedMessage) => {
+        if (inserted) seen.push(inserted.prepared.precomputed);
       },
     });
     const fixture = join(FIXTURES, 'threading', 'late-parent');

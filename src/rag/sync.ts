@@ -30,8 +30,13 @@ export function removeChunks(db: Db, chunkIds: readonly number[]): void {
 
 export const ragIndexHook: IndexHook = {
   name: 'rag',
-  onInsert(db, rowid) {
-    markDirty(db, rowid);
+  onInsert(db, rowid, inserted) {
+    if (inserted)
+      sql(db, 'INSERT OR IGNORE INTO rag_dirty_threads (inbox_id, thread_id) VALUES (?, ?)').run(
+        inserted.inboxId,
+        inserted.threadId,
+      );
+    else markDirty(db, rowid);
   },
   onDelete(db, rowid) {
     markDirty(db, rowid);

@@ -10,6 +10,13 @@ import { MIGRATIONS } from './schema.js';
 
 export type Db = Database.Database;
 
+/** A message the store has just inserted from what ingest prepared. */
+export interface InsertedMessage {
+  readonly prepared: PreparedMessage;
+  readonly inboxId: number;
+  readonly threadId: string;
+}
+
 /**
  * An index kept in step with the message store. Both callbacks run inside the store's
  * transaction: when the transaction rolls back, the index change rolls back with it.
@@ -25,10 +32,11 @@ export interface IndexHook {
   /**
    * Called after a message row (and its attachments) is inserted, and again whenever what
    * is indexed about it changes (re-extracted attachment text): it must replace, not add.
-   * At ingest it also gets the prepared message, with whatever the hook precomputed off the
-   * main thread under its name in `prepared.precomputed`.
+   * At ingest it also gets the message as inserted: the prepared message, with whatever the
+   * hook precomputed off the main thread under its name in `prepared.precomputed`, and the
+   * row's inbox and thread, so the hook need not read them back.
    */
-  onInsert?(db: Db, messageRowid: number, prepared?: PreparedMessage): void;
+  onInsert?(db: Db, messageRowid: number, inserted?: InsertedMessage): void;
   /** Called before a message row is deleted, while it is still readable. */
   onDelete?(db: Db, messageRowid: number): void;
   /**

@@ -1,4 +1,12 @@
-export { type Archive, type Db, type IndexHook, openArchive, SCRATCH, sql } from './archive.js';
+export {
+  type Archive,
+  type Db,
+  type IndexHook,
+  type InsertedMessage,
+  openArchive,
+  SCRATCH,
+  sql,
+} from './archive.js';
 export {
   extractionsOfFormat,
   hasExtraction,

@@ -373,7 +373,8 @@ export class MessageStore {
       );
     });
     addToThreadCount(db, inbox.id, threadId, 1);
-    for (const hook of this.archive.hooks) hook.onInsert?.(db, rowid, message);
+    const inserted = { prepared: message, inboxId: inbox.id, threadId };
+    for (const hook of this.archive.hooks) hook.onInsert?.(db, rowid, inserted);
     this.inserted = { rowid, headerLabels: message.headerLabels };
     return rowid;
   }
