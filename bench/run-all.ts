@@ -3,7 +3,16 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-const BENCHMARKS = ['ingest', 'clean', 'search', 'http', 'attachments', 'attachments-ingest', 'rag'] as const;
+const BENCHMARKS = [
+  'ingest',
+  'ingest-statements',
+  'clean',
+  'search',
+  'http',
+  'attachments',
+  'attachments-ingest',
+  'rag',
+] as const;
 
 const passThrough = process.argv.slice(2);
 const failed: string[] = [];
