@@ -207,6 +207,24 @@ describe('ingest', () => {
       expect(found(flushed, q).length, q).toBeGreaterThan(0);
       expect(found(flushed, q).sort(), q).toEqual(found(whole, q).sort());
     }
+    // New messages' labels are written at each flush, and still set the exclusion flag.
+    const labels = (e: Mailsift) =>
+      e.archive.db
+        .prepare(
+          `SELECT m.message_id, (SELECT json_group_array(label) FROM
+             (SELECT label FROM message_labels WHERE message_rowid = m.id ORDER BY label)) AS labels
+           FROM messages m ORDER BY m.message_id`,
+        )
+        .all();
+    expect(labels(flushed)).toEqual(labels(whole));
+    const spam = flushed.archive.db
+      .prepare(
+        "SELECT d.excluded FROM keyword_docs d JOIN message_labels l ON l.message_rowid = d.rowid WHERE l.label = 'spam'",
+      )
+      .pluck()
+      .all();
+    expect(spam.length).toBeGreaterThan(0);
+    expect(spam.every((excluded) => excluded === 1)).toBe(true);
   });
 
   it('names the path when a source does not exist', async () => {

@@ -2,7 +2,7 @@
 // variants for a reused Message-ID, locations, labels, threading, and deletion of
 // messages whose last location disappeared. Every method expects to run inside a
 // transaction opened by the caller, so a batch commits or rolls back as a whole; the
-// caller flushes (or discards) what index hooks deferred before it does.
+// caller flushes (or discards) what the store and its index hooks deferred before it does.
 
 import { CLEANER_VERSION } from '../clean/index.js';
 import { linkMessage } from '../thread/index.js';
@@ -52,6 +52,15 @@ export class MessageStore {
    * no reading back (it has no other location, and no labels yet).
    */
   private inserted: { readonly rowid: number; readonly headerLabels: readonly string[] } | null = null;
+  /**
+   * Labels of the messages inserted since the last flush, written together by flushIndexes.
+   * message_labels has triggers (the keyword index's exclusion flag and hit counter), and a
+   * statement that fires triggers makes SQLite copy every existing page it changes (16 KB
+   * each) into a statement journal first: row by row that was 27 us a label, the costliest
+   * statement of an ingest (bench:statements); one statement for the batch appends to new
+   * pages, which need no copy (10k messages of two labels: 33-37 -> 6-7 us a message).
+   */
+  private readonly pendingLabels = new Map<number, readonly string[]>();
   /**
    * Sources that may have failure rows, by id, learnt once per run (see source()): most
    * have none, and their ingest then skips two failure statements a message.
@@ -134,13 +143,15 @@ export class MessageStore {
     return { rowid: this.insert(inbox, message, variantId, existing.rowid), outcome: 'variant' };
   }
 
-  /** Writes what the index hooks deferred during this transaction: call before committing it. */
+  /** Writes what the store and its index hooks deferred in this transaction: call before committing it. */
   flushIndexes(): void {
+    this.writePendingLabels();
     for (const hook of this.archive.hooks) hook.flush?.(this.db);
   }
 
-  /** Drops what the index hooks deferred: call before rolling the transaction back. */
+  /** Drops what the store and its index hooks deferred: call before rolling the transaction back. */
   discardIndexes(): void {
+    this.pendingLabels.clear();
     for (const hook of this.archive.hooks) hook.discard?.(this.db);
   }
 
@@ -172,7 +183,7 @@ export class MessageStore {
     this.inserted = null;
     if (!previous && inserted?.rowid === messageRowid) {
       const folder = labelForFolder(location.folder);
-      this.writeLabels(
+      this.pendingLabels.set(
         messageRowid,
         mergeLabels(inserted.headerLabels, location.labels, folder ? [folder] : []),
       );
@@ -229,6 +240,7 @@ export class MessageStore {
 
   /** Deletes a message from the store and from every registered index. */
   deleteMessage(rowid: number): void {
+    this.pendingLabels.delete(rowid);
     const row = sql(
       this.db,
       'SELECT inbox_id, message_id, header_message_id, thread_id, raw_id FROM messages WHERE id = ?',
@@ -380,6 +392,8 @@ export class MessageStore {
   }
 
   private refreshLabels(rowid: number): void {
+    // Recomputed from the header and every location: what was pending is part of it.
+    this.pendingLabels.delete(rowid);
     const header = sql(this.db, 'SELECT header_labels_json FROM messages WHERE id = ?').get(rowid) as
       | { header_labels_json: string }
       | undefined;
@@ -397,6 +411,17 @@ export class MessageStore {
     );
     sql(this.db, 'DELETE FROM message_labels WHERE message_rowid = ?').run(rowid);
     this.writeLabels(rowid, labels);
+  }
+
+  private writePendingLabels(): void {
+    if (this.pendingLabels.size === 0) return;
+    const rows: Array<[number, string]> = [];
+    for (const [rowid, labels] of this.pendingLabels) for (const label of labels) rows.push([rowid, label]);
+    this.pendingLabels.clear();
+    sql(
+      this.db,
+      'INSERT INTO message_labels (message_rowid, label) SELECT value ->> 0, value ->> 1 FROM json_each(?)',
+    ).run(JSON.stringify(rows));
   }
 
   private writeLabels(rowid: number, labels: readonly string[]): void {
