@@ -1,9 +1,10 @@
 // Ingest end to end on the project's fixtures: dedupe, variants, threading order,
 // loops, failures, unchanged re-runs and deletions propagated from the source.
 
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Mailsift } from '../engine.js';
 import { ensureKeywordIndex, keywordIndexHook, reindex } from '../index/index.js';
@@ -41,6 +42,34 @@ describe('ingest', () => {
     expect(message.labels).toEqual(['archive', 'inbox']);
     expect(engine.status()).toMatchObject({ messages: 1, duplicates: 1, threads: 1 });
   });
+
+  // Only a worker pool looks the second name up while the first is still being prepared; the
+  // pool runs inline under vitest's TypeScript sources, so this runs the compiled engine.
+  const compiledEngine = fileURLToPath(new URL('../../dist/src/engine.js', import.meta.url));
+  it.skipIf(!existsSync(compiledEngine))(
+    'stores a Maildir message listed twice in cur/ under two flag suffixes once, at one location',
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'mailsift-maildir-'));
+      for (const part of ['cur', 'new', 'tmp']) mkdirSync(join(dir, part));
+      const raw = readFileSync(
+        join(FIXTURES, 'duplicates', 'two-folders', 'INBOX', '1715600000.M1P2.mx1.eml'),
+      );
+      // A client that crashed between writing the new flags and unlinking the old name.
+      writeFileSync(join(dir, 'cur', '1715600000.M1P2.mx1:2,S'), raw);
+      writeFileSync(join(dir, 'cur', '1715600000.M1P2.mx1:2,RS'), raw);
+      const compiled = (await import(compiledEngine)) as typeof import('../engine.js');
+      const engine = compiled.Mailsift.open(':memory:');
+      try {
+        const report = await engine.ingest([dir], { workers: 1 });
+        expect(report).toMatchObject({ scanned: 2, added: 1, duplicates: 1, failed: 0 });
+        expect(engine.archive.db.prepare('SELECT count(*) FROM locations').pluck().get()).toBe(1);
+        expect(engine.getMessage('0100018fdd3a-inv4471@email.stripe.com').labels).toContain('seen');
+      } finally {
+        engine.close();
+        rmSync(dir, { recursive: true });
+      }
+    },
+  );
 
   it('dedupes messages without Message-ID on a content hash and gives them a stable synthetic id', async () => {
     const engine = freshArchive();

@@ -157,15 +157,16 @@ export class MessageStore {
 
   /**
    * Points a location at a message (new location, or one whose content changed) and refreshes
-   * labels. `previous` is the location as findLocation found it before the message was stored.
+   * labels. `found` is the location as findLocation found it before the message was stored.
    */
   attachLocation(
     sourceId: number,
     location: LocationInput,
     messageRowid: number,
     run: number,
-    previous: StoredLocation | undefined,
+    found: StoredLocation | undefined,
   ): void {
+    let previous = found;
     const values = [
       sourceId,
       location.key,
@@ -175,8 +176,18 @@ export class MessageStore {
       messageRowid,
       run,
     ];
-    if (previous === undefined) sql(this.db, INSERT_LOCATION).run(values);
-    else sql(this.db, UPSERT_LOCATION).run(values);
+    if (previous !== undefined) sql(this.db, UPSERT_LOCATION).run(values);
+    else {
+      try {
+        sql(this.db, INSERT_LOCATION).run(values);
+      } catch (error) {
+        // The scan listed the key twice (a Maildir message in cur/ under two flag suffixes),
+        // and its first entry was stored after this one was looked up.
+        if ((error as { code?: string }).code !== 'SQLITE_CONSTRAINT_UNIQUE') throw error;
+        previous = this.findLocation(sourceId, location.key);
+        sql(this.db, UPSERT_LOCATION).run(values);
+      }
+    }
     if (this.mayHaveFailures(sourceId))
       sql(this.db, 'DELETE FROM failures WHERE source_id = ? AND key = ?').run(sourceId, location.key);
     const inserted = this.inserted;
