@@ -43,8 +43,8 @@ describe('ingest', () => {
     expect(engine.status()).toMatchObject({ messages: 1, duplicates: 1, threads: 1 });
   });
 
-  // Only a worker pool looks the second name up while the first is still being prepared; the
-  // pool runs inline under vitest's TypeScript sources, so this runs the compiled engine.
+  // Only with a worker pool are both names in flight before the first is stored; the pool
+  // runs inline under vitest's TypeScript sources, so this runs the compiled engine.
   const compiledEngine = fileURLToPath(new URL('../../dist/src/engine.js', import.meta.url));
   it.skipIf(!existsSync(compiledEngine))(
     'stores a Maildir message listed twice in cur/ under two flag suffixes once, at one location',
@@ -166,6 +166,26 @@ describe('ingest', () => {
     const thread = engine.getThread('20240513080102.5512@fornitore-acme.it');
     expect(thread.entries.map((e) => e.depth)).toEqual([0, 1]);
     expect(engine.status()).toMatchObject({ messages: 3, threads: 2 });
+    rmSync(dir, { recursive: true });
+  });
+
+  it('points a location whose file changed at the new message and drops the one it held', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mailsift-changed-'));
+    const file = join(dir, 'note.eml');
+    writeFileSync(file, readFileSync(join(FIXTURES, 'search', 'tie-a.eml')));
+    const engine = freshArchive();
+    await engine.ingest([dir], { workers: 0 });
+    writeFileSync(file, readFileSync(join(FIXTURES, 'search', 'tie-b.eml')));
+    const report = await engine.ingest([dir], { workers: 0 });
+    expect(report).toMatchObject({ scanned: 1, added: 1, unchanged: 0, failed: 0 });
+    const db = engine.archive.db;
+    expect(db.prepare('SELECT message_id FROM messages').pluck().all()).toEqual(['tie-b@birds.example']);
+    expect(
+      db
+        .prepare('SELECT m.message_id FROM locations l JOIN messages m ON m.id = l.message_rowid')
+        .pluck()
+        .all(),
+    ).toEqual(['tie-b@birds.example']);
     rmSync(dir, { recursive: true });
   });
 

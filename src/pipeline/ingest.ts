@@ -9,7 +9,7 @@ import type { MailSource, SourceEntry } from '../core/types.js';
 import { openSource } from '../source/index.js';
 import type { Archive, Db } from '../store/archive.js';
 import { hasExtraction, saveExtraction } from '../store/index.js';
-import { type Inbox, MessageStore, type StoredLocation } from '../store/message-store.js';
+import { type Inbox, MessageStore } from '../store/message-store.js';
 import type { PreparedMessage } from '../store/records.js';
 import { type ExtractPendingReport, extractPending } from './extract-pending.js';
 import { sha256 } from './prepare.js';
@@ -93,8 +93,6 @@ interface RunContext {
 
 interface Task {
   readonly entry: SourceEntry;
-  /** The entry's location as stored before this run wrote it (its content changed), if any. */
-  readonly known: StoredLocation | undefined;
   /** Raw bytes read for it: what it holds in flight until written. */
   readonly bytes: number;
   readonly outcome: Promise<Outcome>;
@@ -257,7 +255,7 @@ async function ingestSource(
       } else {
         counts.duplicates++;
       }
-      store.attachLocation(sourceId, location, rowid as number, run, task.known);
+      store.attachLocation(sourceId, location, rowid as number, run);
     }
     inBatch++;
     maybeCommit();
@@ -282,7 +280,7 @@ async function ingestSource(
         counts.failed++;
         continue;
       }
-      const task = await startTask(context, entry, known);
+      const task = await startTask(context, entry);
       queue.push(task);
       inFlight += task.bytes;
       while (queue.length >= pool.capacity || inFlight > MAX_IN_FLIGHT_BYTES) await writeNext();
@@ -307,16 +305,12 @@ async function ingestSource(
 }
 
 /** Reads an entry and hands it to the pool; the task settles once it is prepared. */
-async function startTask(
-  context: RunContext,
-  entry: SourceEntry,
-  known: StoredLocation | undefined,
-): Promise<Task> {
+async function startTask(context: RunContext, entry: SourceEntry): Promise<Task> {
   let bytes: Buffer;
   try {
     bytes = await entry.read();
   } catch (error) {
-    return { entry, known, bytes: 0, outcome: Promise.resolve(failed(error)) };
+    return { entry, bytes: 0, outcome: Promise.resolve(failed(error)) };
   }
   const size = bytes.length;
   const rawSha256 = sha256(bytes);
@@ -324,17 +318,12 @@ async function startTask(
   // deduplicated by the store like any other copy.
   const copyOf = context.store.findByRaw(context.inbox, rawSha256);
   if (copyOf !== undefined)
-    return {
-      entry,
-      known,
-      bytes: 0,
-      outcome: Promise.resolve({ kind: 'stored', rowid: copyOf, bytes: size }),
-    };
+    return { entry, bytes: 0, outcome: Promise.resolve({ kind: 'stored', rowid: copyOf, bytes: size }) };
   // The pool may move `bytes` to a worker: only `prepared` is read after this point.
   const outcome = context.pool
     .prepare(bytes, entry.fileTime, rawSha256)
     .then((prepared): Outcome => ({ kind: 'stored', prepared, bytes: prepared.rawSize }), failed);
-  return { entry, known, bytes: size, outcome };
+  return { entry, bytes: size, outcome };
 }
 
 const failed = (error: unknown): Outcome => ({ kind: 'failed', reason: describeError(error) });
