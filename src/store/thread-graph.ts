@@ -4,10 +4,17 @@ import { type ThreadGraph, type ThreadNode, threadIdFromSeed } from '../thread/i
 import { type Db, sql } from './archive.js';
 
 interface NodeRow {
+  id: number;
   message_id: string;
   parent_id: string | null;
   thread_id: string;
   present: number;
+}
+
+/** A node as its row holds it. */
+interface StoredNode {
+  readonly rowid: number;
+  readonly node: ThreadNode;
 }
 
 /**
@@ -28,8 +35,9 @@ export const MERGE_REWRITES = [
 /**
  * One message's view of the graph: the store makes one per message it links, and nothing
  * else writes the graph meanwhile. Node writes wait for flush(): linking a reply puts its
- * own node and each new placeholder twice (first without, then with its parent), and each
- * write replaces a row in two random-keyed b-trees (the nodes and their thread index).
+ * own node and each new placeholder twice (first without, then with its parent). A new node
+ * appends a row and enters the two random-keyed indexes (Message-ID, thread); a changed one
+ * is updated in place.
  */
 export class SqliteThreadGraph implements ThreadGraph {
   /**
@@ -40,8 +48,11 @@ export class SqliteThreadGraph implements ThreadGraph {
   private readonly nodes = new Map<string, ThreadNode | undefined>();
   /** Nodes put since the last flush, by id. */
   private readonly pending = new Set<string>();
-  /** Nodes as stored, for those read: a put that leaves one as it was writes nothing. */
-  private readonly stored = new Map<string, ThreadNode | undefined>();
+  /**
+   * Nodes as stored (undefined: no row), for those read or written: a put that leaves one as
+   * it was writes nothing, and one that changes it updates its row in place.
+   */
+  private readonly stored = new Map<string, StoredNode | undefined>();
 
   constructor(
     private readonly db: Db,
@@ -51,18 +62,8 @@ export class SqliteThreadGraph implements ThreadGraph {
 
   getNode(messageId: string): ThreadNode | undefined {
     if (this.nodes.has(messageId)) return this.nodes.get(messageId);
-    const row = sql(
-      this.db,
-      'SELECT message_id, parent_id, thread_id, present FROM thread_nodes WHERE inbox_id = ? AND message_id = ?',
-    ).get(this.inboxId, messageId) as NodeRow | undefined;
-    const node = row && {
-      messageId: row.message_id,
-      parentId: row.parent_id,
-      threadId: row.thread_id,
-      present: row.present === 1,
-    };
+    const node = this.load(messageId)?.node;
     this.nodes.set(messageId, node);
-    this.stored.set(messageId, node);
     return node;
   }
 
@@ -72,18 +73,51 @@ export class SqliteThreadGraph implements ThreadGraph {
   }
 
   flush(): void {
-    if (this.pending.size === 0) return;
-    const write = sql(
-      this.db,
-      'INSERT OR REPLACE INTO thread_nodes (inbox_id, message_id, parent_id, thread_id, present) VALUES (?, ?, ?, ?, ?)',
-    );
     for (const messageId of this.pending) {
       const node = this.nodes.get(messageId) as ThreadNode;
-      if (sameNode(node, this.stored.get(messageId))) continue;
-      write.run(this.inboxId, node.messageId, node.parentId, node.threadId, node.present ? 1 : 0);
-      this.stored.set(messageId, node);
+      const stored = this.stored.has(messageId) ? this.stored.get(messageId) : this.load(messageId);
+      if (stored && sameNode(node, stored.node)) continue;
+      const rowid = stored ? this.update(stored.rowid, node) : this.insert(node);
+      this.stored.set(messageId, { rowid, node });
     }
     this.pending.clear();
+  }
+
+  private insert(node: ThreadNode): number {
+    const { lastInsertRowid } = sql(
+      this.db,
+      'INSERT INTO thread_nodes (inbox_id, message_id, parent_id, thread_id, present) VALUES (?, ?, ?, ?, ?)',
+    ).run(this.inboxId, node.messageId, node.parentId, node.threadId, node.present ? 1 : 0);
+    return Number(lastInsertRowid);
+  }
+
+  private update(rowid: number, node: ThreadNode): number {
+    sql(this.db, 'UPDATE thread_nodes SET parent_id = ?, thread_id = ?, present = ? WHERE id = ?').run(
+      node.parentId,
+      node.threadId,
+      node.present ? 1 : 0,
+      rowid,
+    );
+    return rowid;
+  }
+
+  /** Reads a node's row (remembered in `stored`). */
+  private load(messageId: string): StoredNode | undefined {
+    const row = sql(
+      this.db,
+      'SELECT id, message_id, parent_id, thread_id, present FROM thread_nodes WHERE inbox_id = ? AND message_id = ?',
+    ).get(this.inboxId, messageId) as NodeRow | undefined;
+    const stored = row && {
+      rowid: row.id,
+      node: {
+        messageId: row.message_id,
+        parentId: row.parent_id,
+        threadId: row.thread_id,
+        present: row.present === 1,
+      },
+    };
+    this.stored.set(messageId, stored);
+    return stored;
   }
 
   threadForKey(key: string): string | undefined {
