@@ -28,15 +28,39 @@ export function removeChunks(db: Db, chunkIds: readonly number[]): void {
   deleteVectors(db, chunkIds);
 }
 
+/**
+ * Threads of the messages ingest inserted since the last flush, per connection, marked dirty
+ * together at the flush: one row a message cost ~29 us at 1M messages (a random-keyed
+ * b-tree), and a batch's messages share threads.
+ */
+const pendingThreads = new WeakMap<Db, Map<string, readonly [number, string]>>();
+
 export const ragIndexHook: IndexHook = {
   name: 'rag',
   onInsert(db, rowid, inserted) {
-    if (inserted)
-      sql(db, 'INSERT OR IGNORE INTO rag_dirty_threads (inbox_id, thread_id) VALUES (?, ?)').run(
-        inserted.inboxId,
-        inserted.threadId,
-      );
-    else markDirty(db, rowid);
+    if (!inserted) {
+      markDirty(db, rowid);
+      return;
+    }
+    let pending = pendingThreads.get(db);
+    if (!pending) {
+      pending = new Map();
+      pendingThreads.set(db, pending);
+    }
+    pending.set(`${inserted.inboxId}\n${inserted.threadId}`, [inserted.inboxId, inserted.threadId]);
+  },
+  flush(db) {
+    const pending = pendingThreads.get(db);
+    if (!pending?.size) return;
+    sql(
+      db,
+      `INSERT OR IGNORE INTO rag_dirty_threads (inbox_id, thread_id)
+       SELECT value ->> 0, value ->> 1 FROM json_each(?) ORDER BY 1, 2`,
+    ).run(JSON.stringify([...pending.values()]));
+    pending.clear();
+  },
+  discard(db) {
+    pendingThreads.get(db)?.clear();
   },
   onDelete(db, rowid) {
     markDirty(db, rowid);
