@@ -18,7 +18,7 @@ import {
   sql,
 } from '../store/index.js';
 import { toStoredExtraction } from './attachment-content.js';
-import { withoutMmap } from './without-mmap.js';
+import { withoutMmap } from './pragmas.js';
 
 export interface ExtractionCounts {
   ok: number;

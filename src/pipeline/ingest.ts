@@ -14,7 +14,7 @@ import type { PreparedMessage } from '../store/records.js';
 import { type ExtractPendingReport, extractPending } from './extract-pending.js';
 import { sha256 } from './prepare.js';
 import { createPreparePool, type PreparePool } from './prepare-pool.js';
-import { withoutMmap } from './without-mmap.js';
+import { withPragmas } from './pragmas.js';
 
 export interface IngestOptions {
   /** Inbox the messages belong to (default 'default'). */
@@ -165,11 +165,9 @@ async function ingestPaths(
   const started = Date.now();
   const totals = emptyCounts();
   try {
-    await withoutMmap(store.db, () =>
-      withSparseCheckpoints(store.db, async () => {
-        for (const source of sources) addCounts(totals, await ingestSource(context, source, options));
-      }),
-    );
+    await withPragmas(store.db, INGEST_PRAGMAS, async () => {
+      for (const source of sources) addCounts(totals, await ingestSource(context, source, options));
+    });
   } finally {
     await context.pool.close();
   }
@@ -338,15 +336,11 @@ const failed = (error: unknown): Outcome => ({ kind: 'failed', reason: describeE
  */
 const INGEST_CHECKPOINT_PAGES = 8192;
 
-async function withSparseCheckpoints<T>(db: Db, run: () => Promise<T>): Promise<T> {
-  const pages = db.pragma('wal_autocheckpoint', { simple: true }) as number;
-  db.pragma(`wal_autocheckpoint = ${INGEST_CHECKPOINT_PAGES}`);
-  try {
-    return await run();
-  } finally {
-    db.pragma(`wal_autocheckpoint = ${pages}`);
-  }
-}
+const INGEST_PRAGMAS = {
+  // Mapped pages count towards RSS as the run reads the whole file; the page cache is bounded.
+  mmap_size: 0,
+  wal_autocheckpoint: INGEST_CHECKPOINT_PAGES,
+} as const;
 
 /** Run numbers only grow, even if the clock steps back, so "not seen this run" stays exact. */
 function nextRun(store: MessageStore, sourceId: number): number {
