@@ -12,9 +12,9 @@ import { hasExtraction, saveExtraction } from '../store/index.js';
 import { type Inbox, MessageStore } from '../store/message-store.js';
 import type { PreparedMessage } from '../store/records.js';
 import { type ExtractPendingReport, extractPending } from './extract-pending.js';
+import { withPragmas } from './pragmas.js';
 import { sha256 } from './prepare.js';
 import { createPreparePool, type PreparePool } from './prepare-pool.js';
-import { withPragmas } from './pragmas.js';
 
 export interface IngestOptions {
   /** Inbox the messages belong to (default 'default'). */

@@ -9,8 +9,15 @@ import { linkMessage } from '../thread/index.js';
 import { type Archive, type Db, sql } from './archive.js';
 import { forgetUnusedExtractions } from './attachment-texts.js';
 import { labelForFolder, mergeLabels } from './labels.js';
+import { PendingCounts } from './pending-counts.js';
 import type { PreparedMessage } from './records.js';
-import { addToThreadCount, SqliteThreadGraph } from './thread-graph.js';
+import {
+  addToThreadCount,
+  countNewMessage,
+  discardThreadCounts,
+  flushThreadCounts,
+  SqliteThreadGraph,
+} from './thread-graph.js';
 
 export interface Inbox {
   readonly id: number;
@@ -49,9 +56,6 @@ const VARIANT_MARK = '#variant-';
 
 export type StoreOutcome = 'added' | 'duplicate' | 'variant';
 
-/** A sender's inbox, address and name, and how many messages from it are pending. */
-type PendingSender = [number, string, string, number];
-
 export class MessageStore {
   readonly db: Db;
   /**
@@ -73,7 +77,7 @@ export class MessageStore {
    * together by flushIndexes: the upsert cost ~24 us a message at 1M messages (a random-keyed
    * b-tree and a statement journal), and a batch's messages share senders.
    */
-  private readonly pendingSenders = new Map<string, PendingSender>();
+  private readonly pendingSenders = new PendingCounts<[inboxId: number, address: string, name: string]>();
   /**
    * Sources that may have failure rows, by id, learnt once per run (see source()): most
    * have none, and their ingest then skips two failure statements a message.
@@ -160,6 +164,7 @@ export class MessageStore {
   flushIndexes(): void {
     this.writePendingLabels();
     this.writePendingSenders();
+    flushThreadCounts(this.db);
     for (const hook of this.archive.hooks) hook.flush?.(this.db);
   }
 
@@ -167,6 +172,7 @@ export class MessageStore {
   discardIndexes(): void {
     this.pendingLabels.clear();
     this.pendingSenders.clear();
+    discardThreadCounts(this.db);
     for (const hook of this.archive.hooks) hook.discard?.(this.db);
   }
 
@@ -371,11 +377,7 @@ export class MessageStore {
       ).lastInsertRowid,
     );
     // Counted here, not by a trigger (migration 6), at the flush.
-    const sender: PendingSender = [inbox.id, message.from?.address ?? '', message.from?.name ?? '', 1];
-    const senderKey = JSON.stringify(sender.slice(0, 3));
-    const pendingSender = this.pendingSenders.get(senderKey);
-    if (pendingSender) pendingSender[3]++;
-    else this.pendingSenders.set(senderKey, sender);
+    this.pendingSenders.add([inbox.id, message.from?.address ?? '', message.from?.name ?? '']);
     const insertAttachment = sql(
       db,
       `INSERT INTO attachments (message_rowid, ordinal, filename, content_type, size, sha256, content_id, inline)
@@ -393,7 +395,7 @@ export class MessageStore {
         a.inline ? 1 : 0,
       );
     });
-    addToThreadCount(db, inbox.id, threadId, 1);
+    countNewMessage(db, inbox.id, threadId);
     const inserted = { prepared: message, inboxId: inbox.id, threadId };
     for (const hook of this.archive.hooks) hook.onInsert?.(db, rowid, inserted);
     this.inserted = { rowid, headerLabels: message.headerLabels };
@@ -431,15 +433,15 @@ export class MessageStore {
   }
 
   private writePendingSenders(): void {
-    if (this.pendingSenders.size === 0) return;
+    const rows = this.pendingSenders.take();
+    if (rows === null) return;
     // WHERE true: an upsert on INSERT ... SELECT needs it to parse (SQLite's documented rule).
     sql(
       this.db,
       `INSERT INTO senders (inbox_id, address, name, messages)
        SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3 FROM json_each(?) WHERE true
        ON CONFLICT (inbox_id, address, name) DO UPDATE SET messages = messages + excluded.messages`,
-    ).run(JSON.stringify([...this.pendingSenders.values()]));
-    this.pendingSenders.clear();
+    ).run(rows);
   }
 
   /** One statement for all `rows`: see pendingLabels. */
