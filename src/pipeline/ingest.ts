@@ -7,7 +7,7 @@ import { describeError, MailsiftError } from '../core/errors.js';
 import { withBoundedHeapGrowth } from '../core/heap-growth.js';
 import type { MailSource, SourceEntry } from '../core/types.js';
 import { openSource } from '../source/index.js';
-import type { Archive, Db } from '../store/archive.js';
+import type { Archive } from '../store/archive.js';
 import { hasExtraction, saveExtraction } from '../store/index.js';
 import { type Inbox, MessageStore } from '../store/message-store.js';
 import type { PreparedMessage } from '../store/records.js';
