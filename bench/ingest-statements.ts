@@ -6,16 +6,14 @@
 // journal its triggers or upsert make SQLite keep (every existing page it changes, copied),
 // and cache spills that happen to fall on it.
 
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { generateCorpus, writeMaildir } from '../src/corpus/index.js';
 import { Mailsift } from '../src/engine.js';
-import { cpuReference, numberArg } from './measure.js';
+import { benchMaildir, cpuReference, numberArg } from './measure.js';
 
 const messages = numberArg('messages', 'BENCH_MESSAGES', 20_000);
 const root = join(process.cwd(), '.bench');
-const corpus = join(root, `maildir-${messages}`);
 const db = join(root, `statements-${messages}.db`);
 const SHOWN = 15;
 
@@ -58,11 +56,7 @@ function instrumentStatements(): void {
 }
 
 async function main(): Promise<void> {
-  mkdirSync(root, { recursive: true });
-  if (!existsSync(join(corpus, 'cur')) && !existsSync(join(corpus, 'new'))) {
-    process.stdout.write(`generating ${messages.toLocaleString('en')} messages into ${corpus} …\n`);
-    await writeMaildir(corpus, generateCorpus({ seed: 42, messages }));
-  }
+  const corpus = await benchMaildir(root, messages);
   for (const suffix of ['', '-wal', '-shm', '-scratch']) rmSync(`${db}${suffix}`, { force: true });
   instrumentStatements();
   const engine = Mailsift.open(db);

@@ -2,9 +2,10 @@
 // running a step in a child process so its peak RSS is its own.
 
 import { fork } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
+import { generateCorpus, writeMaildir } from '../src/corpus/index.js';
 import { assertIndexReady, reindex } from '../src/index/index.js';
 import type { Db } from '../src/store/index.js';
 
@@ -17,6 +18,17 @@ export function numberArg(name: string, env: string, fallback: number): number {
   if (!Number.isFinite(value) || value <= 0)
     throw new Error(`--${name} must be a positive number, got ${text}`);
   return value;
+}
+
+/** The ingest benches' generated Maildir of `messages` (seed 42) under `root`, written once. */
+export async function benchMaildir(root: string, messages: number): Promise<string> {
+  const corpus = join(root, `maildir-${messages}`);
+  mkdirSync(root, { recursive: true });
+  if (!existsSync(join(corpus, 'cur')) && !existsSync(join(corpus, 'new'))) {
+    process.stdout.write(`generating ${messages.toLocaleString('en')} messages into ${corpus} …\n`);
+    await writeMaildir(corpus, generateCorpus({ seed: 42, messages }));
+  }
+  return corpus;
 }
 
 export function directorySize(path: string): number {

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 const BENCHMARKS = [
   'ingest',
   'ingest-statements',
+  'ingest-pages',
   'clean',
   'search',
   'http',
