@@ -5,7 +5,7 @@
 // long thread per message.
 
 import { createHash } from 'node:crypto';
-import { type Db, type IndexHook, loadThread, sql } from '../store/index.js';
+import { type Db, type IndexHook, loadThread, type PendingCounts, pendingOn, sql } from '../store/index.js';
 import { buildThreadChunks, type ChunkOptions } from './chunk.js';
 import { adoptChunking, chunkingOf } from './chunking.js';
 import { deleteVectors } from './vectors.js';
@@ -33,7 +33,7 @@ export function removeChunks(db: Db, chunkIds: readonly number[]): void {
  * together at the flush: one row a message cost ~29 us at 1M messages (a random-keyed
  * b-tree), and a batch's messages share threads.
  */
-const pendingThreads = new WeakMap<Db, Map<string, readonly [number, string]>>();
+const pendingThreads = new WeakMap<Db, PendingCounts<[inboxId: number, threadId: string]>>();
 
 export const ragIndexHook: IndexHook = {
   name: 'rag',
@@ -42,22 +42,17 @@ export const ragIndexHook: IndexHook = {
       markDirty(db, rowid);
       return;
     }
-    let pending = pendingThreads.get(db);
-    if (!pending) {
-      pending = new Map();
-      pendingThreads.set(db, pending);
-    }
-    pending.set(`${inserted.inboxId}\n${inserted.threadId}`, [inserted.inboxId, inserted.threadId]);
+    pendingOn(pendingThreads, db).add([inserted.inboxId, inserted.threadId]);
   },
   flush(db) {
-    const pending = pendingThreads.get(db);
-    if (!pending?.size) return;
+    const rows = pendingThreads.get(db)?.take();
+    if (!rows) return;
+    // Each row is [inbox, thread, messages]: the count is not needed here.
     sql(
       db,
       `INSERT OR IGNORE INTO rag_dirty_threads (inbox_id, thread_id)
        SELECT value ->> 0, value ->> 1 FROM json_each(?) ORDER BY 1, 2`,
-    ).run(JSON.stringify([...pending.values()]));
-    pending.clear();
+    ).run(rows);
   },
   discard(db) {
     pendingThreads.get(db)?.clear();

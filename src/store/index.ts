@@ -36,6 +36,7 @@ export {
   type StoreOutcome,
   syntheticMessageId,
 } from './message-store.js';
+export { type PendingCounts, pendingOn } from './pending-counts.js';
 export type { AttachmentMeta, PreparedMessage, StoredAttachment, StoredMessage } from './records.js';
 export { checkSenders, rebuildSenders } from './senders.js';
 export { type ArchiveStats, archiveStats, type FailureRecord, type InboxStats } from './stats.js';

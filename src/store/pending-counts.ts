@@ -1,7 +1,9 @@
-// Counters a transaction adds to message by message and writes in one upsert before it
-// commits (MessageStore.flushIndexes). Row by row, each upsert walked a random-keyed b-tree
-// and, being an upsert, made SQLite journal the page it changed; a batch's messages share
-// most of their senders and threads.
+// Rows a transaction adds to message by message (sender and thread counts, RAG-dirty threads)
+// and writes in one statement before it commits (MessageStore.flushIndexes). Row by row, each
+// write walked a random-keyed b-tree, and an upsert made SQLite journal the page it changed;
+// a batch's messages share most of their senders and threads.
+
+import type { Db } from './archive.js';
 
 /** The rows' key columns (an inbox id, an address, a thread id…). */
 type Key = readonly (string | number)[];
@@ -31,4 +33,17 @@ export class PendingCounts<K extends Key> {
   clear(): void {
     this.rows.clear();
   }
+}
+
+/** The pending rows `byConnection` holds for `db`, made on first use. */
+export function pendingOn<K extends Key>(
+  byConnection: WeakMap<Db, PendingCounts<K>>,
+  db: Db,
+): PendingCounts<K> {
+  let pending = byConnection.get(db);
+  if (!pending) {
+    pending = new PendingCounts();
+    byConnection.set(db, pending);
+  }
+  return pending;
 }

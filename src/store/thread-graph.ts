@@ -2,7 +2,7 @@
 
 import { type ThreadGraph, type ThreadNode, threadIdFromSeed } from '../thread/index.js';
 import { type Db, sql } from './archive.js';
-import { PendingCounts } from './pending-counts.js';
+import { type PendingCounts, pendingOn } from './pending-counts.js';
 
 interface NodeRow {
   id: number;
@@ -189,12 +189,7 @@ const pendingThreadCounts = new WeakMap<Db, PendingCounts<[inboxId: number, thre
 
 /** Counts a new message in its thread when the transaction's deferred writes are flushed. */
 export function countNewMessage(db: Db, inboxId: number, threadId: string): void {
-  let pending = pendingThreadCounts.get(db);
-  if (!pending) {
-    pending = new PendingCounts();
-    pendingThreadCounts.set(db, pending);
-  }
-  pending.add([inboxId, threadId]);
+  pendingOn(pendingThreadCounts, db).add([inboxId, threadId]);
 }
 
 /** Writes the pending counts: before the transaction commits, and before a count is read or moved. */
