@@ -11,6 +11,7 @@ import {
   flushPostings,
   flushPostingsOver,
   mergeDocTables,
+  nextMerge,
   removePostings,
   stagedPostingsBytes,
   stagePostings,
@@ -148,7 +149,7 @@ describe('mergeDocTables', () => {
 });
 
 describe('segment merges', () => {
-  it('merges segments below the floor eight at a time whatever their sizes, and leaves a larger one apart', () => {
+  it('merges a full floor by size: small flushes together, whatever their order, apart from larger ones', () => {
     const { archive, db, columns, segments } = keywordArchive();
     let rowid = 0;
     const flush = (docs: number): void =>
@@ -162,7 +163,46 @@ describe('segment merges', () => {
     for (const docs of [1, 9, 70, 600, 1, 1, 1]) flush(docs);
     expect(segments.all()).toEqual([FLOOR_DOCS, 1, 9, 70, 600, 1, 1, 1]);
     flush(2);
-    expect(segments.all()).toEqual([FLOOR_DOCS, 1 + 9 + 70 + 600 + 1 + 1 + 1 + 2]);
+    // The smallest by twos: 1+1 = 2, then 1, 1, 2 and 9 (each at most twice what came before); 70 waits.
+    expect(segments.all()).toEqual([FLOOR_DOCS, 70, 600, 1 + 1 + 1 + 1 + 2 + 9]);
     archive.close();
+  });
+
+  const sized = (docs: readonly number[]) => docs.map((n, i) => ({ id: i + 1, docs: n }));
+
+  it('leaves fewer than eight floor segments alone and merges eight equal ones oldest first', () => {
+    expect(nextMerge(sized([500_000, 8000, 8000, 8000, 8000, 8000, 8000, 8000]))).toBeNull();
+    expect(nextMerge(sized([8000, 8000, 8000, 8000, 8000, 8000, 8000, 8000]))).toEqual([
+      1, 2, 3, 4, 5, 6, 7, 8,
+    ]);
+  });
+
+  it('merges a full tier above the floor first, oldest eight', () => {
+    const tier = Array.from({ length: 9 }, () => 40_000);
+    expect(nextMerge(sized([...tier, 1, 1, 1, 1, 1, 1, 1, 1]))).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+  });
+
+  it('keeps a segment near the floor out of merges with small flushes', () => {
+    expect(nextMerge(sized([30_000, 40, 40, 40, 40, 40, 40, 40]))).toEqual([2, 3, 4, 5, 6, 7, 8]);
+  });
+
+  it('rewrites a small flush a few times, not once per seven flushes, on its way out of the floor', () => {
+    // The 1M bench archive's segments after its ingest, then an extraction drain's flushes
+    // of 40 re-indexed carriers: merging the oldest eight rewrote each document ~60 times.
+    let segments = sized([510_475, 476_128, 33_640, 22_335]);
+    let next = segments.length + 1;
+    let rewritten = 0;
+    let added = 0;
+    for (; added < 110_000; added += 40) {
+      segments.push({ id: next++, docs: 40 });
+      for (let ids = nextMerge(segments); ids; ids = nextMerge(segments)) {
+        const merged = segments.filter((s) => ids.includes(s.id));
+        const docs = merged.reduce((sum, s) => sum + s.docs, 0);
+        rewritten += docs;
+        segments = [...segments.filter((s) => !ids.includes(s.id)), { id: next++, docs }];
+      }
+      expect(segments.filter((s) => s.docs < FLOOR_DOCS).length).toBeLessThan(8);
+    }
+    expect(rewritten / added).toBeLessThan(8);
   });
 });

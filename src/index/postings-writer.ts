@@ -311,44 +311,80 @@ function rewriteDecayed(db: Db, share: number): number {
 const MERGE_FACTOR = 8;
 
 /**
- * Segments below this many documents share the lowest tier, whatever their sizes, so at most
- * MERGE_FACTOR − 1 of them stand: a search pays per segment (a postings row looked up per
- * phrase, ~15 µs, and the kernel's set-up), not only per document. Extraction drains and
- * incremental syncs write segments of tens to thousands of documents, which a plain log-8
+ * Segments below this many documents share the lowest tier (the floor), whatever their sizes,
+ * so at most MERGE_FACTOR − 1 of them stand: a search pays per segment (a postings row looked
+ * up per phrase, ~15 µs, and the kernel's set-up), not only per document. Extraction drains
+ * and incremental syncs write segments of tens to thousands of documents, which a plain log-8
  * policy kept in four tiers of up to seven each: the 1M bench archive had 23 segments
  * holding 9% of its documents, and they took a fifth of a word query's time. Merged under this
  * floor (to two), the bench's 200 two- and three-word queries at 1M with the rank thread:
- * p50 19.7 → 17.7 and 25.9 → 23.1 ms (interleaved, same code). The price: a document of a
- * small batch is rewritten up to FLOOR_DOCS / (7 × batch) times before its segment leaves the
- * floor (a floor merge rewrites at most FLOOR_DOCS × MERGE_FACTOR documents); a bulk ingest's
- * batches of 8,000 are merged as before.
+ * p50 19.7 → 17.7 and 25.9 → 23.1 ms (interleaved, same code). A bulk ingest's batches of
+ * 8,000 fill the floor with equal segments and are merged eight at a time as before.
  */
 export const FLOOR_DOCS = MERGE_FACTOR ** 5;
 
-/** Size tier of a segment: segments within a factor of MERGE_FACTOR share one, and all below FLOOR_DOCS one. */
-const tierOf = (docs: number): number =>
-  docs < FLOOR_DOCS ? 0 : Math.floor(Math.log(docs) / Math.log(MERGE_FACTOR));
+/**
+ * A full floor merges its smallest segments, as many as stay within this factor of the ones
+ * before them (at least two): small flushes merge with each other and a segment near the floor
+ * waits for peers of its size. Merging the oldest eight whatever their sizes rewrote a floor
+ * segment of ~20-30k documents every seven flushes: an extraction drain at 1M (segments of
+ * ~40 re-indexed carriers) spent 40% of its time in those merges, each document rewritten
+ * ~60 times on its way out of the floor against ~5 this way (a simulation of 110k documents
+ * into the bench archive's segments; 3.5 against 9 for flushes of 300).
+ */
+const FLOOR_RATIO = 2;
+
+/** Size tier of a segment above the floor: segments within a factor of MERGE_FACTOR share one. */
+const tierOf = (docs: number): number => Math.floor(Math.log(docs) / Math.log(MERGE_FACTOR));
+
+interface SegmentSize {
+  readonly id: number;
+  readonly docs: number;
+}
 
 /**
- * Merges MERGE_FACTOR segments of one tier, oldest first, until no tier is full; and
- * rewrites a segment once half its documents are tombstoned (re-extraction re-indexes
- * many old messages), so dead postings never dominate a read.
+ * The segments to merge next, or null when the policy is satisfied: eight of a full tier above
+ * the floor, oldest first; else a full floor's smallest (ties oldest first) by FLOOR_RATIO.
+ * `segments` is in id order.
+ */
+export function nextMerge(segments: readonly SegmentSize[]): number[] | null {
+  const tiers = new Map<number, number[]>();
+  const floor: SegmentSize[] = [];
+  for (const segment of segments) {
+    if (segment.docs < FLOOR_DOCS) {
+      floor.push(segment);
+      continue;
+    }
+    const tier = tierOf(segment.docs);
+    tiers.set(tier, [...(tiers.get(tier) ?? []), segment.id]);
+  }
+  const full = [...tiers.values()].find((ids) => ids.length >= MERGE_FACTOR);
+  if (full) return full.slice(0, MERGE_FACTOR);
+  if (floor.length < MERGE_FACTOR) return null;
+  const smallest = floor.sort((a, b) => a.docs - b.docs || a.id - b.id);
+  let docs = 0;
+  let take = 0;
+  for (const segment of smallest) {
+    if (take >= 2 && segment.docs > FLOOR_RATIO * docs) break;
+    docs += segment.docs;
+    take++;
+  }
+  return smallest.slice(0, take).map((segment) => segment.id);
+}
+
+/**
+ * Merges segments as nextMerge picks them until it is satisfied; and rewrites a segment once
+ * half its documents are tombstoned (re-extraction re-indexes many old messages), so dead
+ * postings never dominate a read.
  */
 function mergeSegments(db: Db): void {
   rewriteDecayed(db, 0.5);
   for (;;) {
-    const segments = sql(db, 'SELECT id, docs FROM keyword_segments ORDER BY id').all() as Array<{
-      id: number;
-      docs: number;
-    }>;
-    const tiers = new Map<number, number[]>();
-    for (const segment of segments) {
-      const tier = tierOf(segment.docs);
-      tiers.set(tier, [...(tiers.get(tier) ?? []), segment.id]);
-    }
-    const full = [...tiers.values()].find((ids) => ids.length >= MERGE_FACTOR);
-    if (!full) return;
-    mergeInto(db, full.slice(0, MERGE_FACTOR));
+    const ids = nextMerge(
+      sql(db, 'SELECT id, docs FROM keyword_segments ORDER BY id').all() as SegmentSize[],
+    );
+    if (!ids) return;
+    mergeInto(db, ids);
   }
 }
 
@@ -641,7 +677,7 @@ function sortedByOrdinal(list: MergedTerm, columns: number): { ords: Uint32Array
 
 /**
  * The entries of `ords` in ascending order, as indexes, from its ascending runs starting at
- * `runs`: a merge has at most MERGE_FACTOR sources, so each step compares that many heads.
+ * `runs`: a merge has a handful of sources (MERGE_FACTOR or so), so each step compares that many heads.
  * A comparator sort of the indexes cost incremental ingest into the 1M archive 8.4 s of its
  * 25.5 s of merges (20k messages; segments of re-indexed documents interleave with the rest).
  */
