@@ -163,9 +163,23 @@ export function flushPostings(db: Db): void {
     ordered,
     FAMILIES.map((_, family) => termPostings(stage, ordered, family)),
   );
-  const assign = sql(db, 'UPDATE keyword_docs SET segment = ? WHERE rowid = ?');
-  for (const doc of ordered) assign.run(segment, doc.rowid);
+  assignSegment(
+    db,
+    segment,
+    ordered.map((doc) => doc.rowid),
+  );
   mergeSegments(db);
+}
+
+/**
+ * Points the keyword_docs rows `rowids` at `segment`, row by row. A merge's live documents are
+ * its table's rowids (a tombstoned one's row is gone or points elsewhere): finding them by their
+ * old segment ids read the whole table instead, 14% of an extraction drain into a 1.3M archive
+ * (a full scan, ~0.2 s, for each of its small merges).
+ */
+function assignSegment(db: Db, segment: number, rowids: ArrayLike<number>): void {
+  const assign = sql(db, 'UPDATE keyword_docs SET segment = ? WHERE rowid = ?');
+  for (let i = 0; i < rowids.length; i++) assign.run(segment, rowids[i]);
 }
 
 /**
@@ -408,7 +422,7 @@ function mergeInto(db: Db, ids: readonly number[]): void {
       merged,
       sources.map((source, s) => ({ id: source.id, remap: remap[s] as Int32Array })),
     );
-    sql(db, `UPDATE keyword_docs SET segment = ? WHERE segment IN (${placeholders})`).run(merged, ...ids);
+    assignSegment(db, merged, table.rowids);
   }
   for (const name of ['keyword_postings', 'keyword_tombstones', 'keyword_doc_tables'])
     sql(db, `DELETE FROM ${name} WHERE segment IN (${placeholders})`).run(...ids);
