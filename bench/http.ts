@@ -14,11 +14,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { createKey } from '../src/auth/index.js';
-import { generateCorpus, writeMaildir } from '../src/corpus/index.js';
 import { Mailsift } from '../src/engine.js';
 import { ensureKeywordIndex, keywordIndexHook } from '../src/index/index.js';
 import type { Db } from '../src/store/index.js';
-import { numberArg, readyIndex, replyToParent, runChild } from './measure.js';
+import { benchMaildir, numberArg, readyIndex, replyToParent, runChild } from './measure.js';
 
 interface LoadResult {
   requestsPerSecond: number;
@@ -167,11 +166,7 @@ async function archive(messages: number): Promise<string> {
     source.close();
     return path;
   }
-  const corpus = join(root, `maildir-${messages}`);
-  if (!existsSync(join(corpus, 'cur')) && !existsSync(join(corpus, 'new'))) {
-    process.stdout.write(`generating ${messages.toLocaleString('en')} messages into ${corpus} …\n`);
-    await writeMaildir(corpus, generateCorpus({ seed: 42, messages }));
-  }
+  const corpus = await benchMaildir(root, messages);
   process.stdout.write('ingesting with the keyword index …\n');
   // Built under another name and renamed when complete, so an interrupted run is not reused.
   const partial = `${path}.partial`;

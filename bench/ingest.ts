@@ -6,14 +6,15 @@
 // store: an archive opened without index hooks, as the library's openArchive gives it),
 // the two measures the ingest and search issues set their targets on.
 
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { generateCorpus, writeMaildir } from '../src/corpus/index.js';
 import { Mailsift } from '../src/engine.js';
 import { ingest } from '../src/pipeline/ingest.js';
 import { openArchive } from '../src/store/index.js';
 import {
+  benchMaildir,
+  benchMaildirPath,
   cpuReference,
   directorySize,
   loadAverages,
@@ -26,7 +27,7 @@ import {
 const script = fileURLToPath(import.meta.url);
 const messages = numberArg('messages', 'BENCH_MESSAGES', 100_000);
 const root = join(process.cwd(), '.bench');
-const corpus = join(root, `maildir-${messages}`);
+const corpus = benchMaildirPath(root, messages);
 const db = join(root, `ingest-${messages}.db`);
 const foundationDb = join(root, `ingest-${messages}-foundation.db`);
 
@@ -75,13 +76,7 @@ function coldLine(label: string, run: IngestResult): string {
 }
 
 async function main(): Promise<void> {
-  mkdirSync(root, { recursive: true });
-  if (!existsSync(join(corpus, 'cur')) && !existsSync(join(corpus, 'new'))) {
-    const started = Date.now();
-    process.stdout.write(`generating ${messages.toLocaleString('en')} messages into ${corpus} …\n`);
-    await writeMaildir(corpus, generateCorpus({ seed: 42, messages }));
-    process.stdout.write(`  generated in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
-  }
+  await benchMaildir(root, messages);
   const rawBytes = directorySize(corpus);
   removeArchive(db);
   removeArchive(foundationDb);

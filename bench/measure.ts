@@ -20,13 +20,18 @@ export function numberArg(name: string, env: string, fallback: number): number {
   return value;
 }
 
-/** The ingest benches' generated Maildir of `messages` (seed 42) under `root`, written once. */
+/** Where the benches' generated Maildir of `messages` lives under `root`. */
+export const benchMaildirPath = (root: string, messages: number): string => join(root, `maildir-${messages}`);
+
+/** The benches' generated Maildir of `messages` (seed 42) under `root`, written once. */
 export async function benchMaildir(root: string, messages: number): Promise<string> {
-  const corpus = join(root, `maildir-${messages}`);
+  const corpus = benchMaildirPath(root, messages);
   mkdirSync(root, { recursive: true });
   if (!existsSync(join(corpus, 'cur')) && !existsSync(join(corpus, 'new'))) {
+    const started = Date.now();
     process.stdout.write(`generating ${messages.toLocaleString('en')} messages into ${corpus} …\n`);
     await writeMaildir(corpus, generateCorpus({ seed: 42, messages }));
+    process.stdout.write(`  generated in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
   }
   return corpus;
 }

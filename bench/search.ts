@@ -7,10 +7,9 @@
 // --slowest N prints each kind's N slowest queries after its line. It ends with the
 // process's peak RSS (the rank thread's memory included).
 
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { generateCorpus, writeMaildir } from '../src/corpus/index.js';
 import { Mailsift } from '../src/engine.js';
 import {
   clearRankCache,
@@ -22,7 +21,15 @@ import {
   stopRankThread,
 } from '../src/search/index.js';
 import type { Db } from '../src/store/index.js';
-import { cpuReference, directorySize, mb, numberArg, percentile, readyIndex } from './measure.js';
+import {
+  benchMaildir,
+  cpuReference,
+  directorySize,
+  mb,
+  numberArg,
+  percentile,
+  readyIndex,
+} from './measure.js';
 
 const messages = numberArg('messages', 'BENCH_MESSAGES', 1_000_000);
 const QUERIES = numberArg('queries', 'BENCH_QUERIES', 200);
@@ -36,7 +43,6 @@ const slowest = numberArg('slowest', 'BENCH_SLOWEST', 0);
 /** Whether the kind named `name` is timed in this run. */
 const timed = (name: string): boolean => kinds === null || kinds.some((k) => name.includes(k));
 const root = join(process.cwd(), '.bench');
-const corpus = join(root, `maildir-${messages}`);
 const dbPath = join(root, `search-${messages}.db`);
 const buildInfo = `${dbPath}.build.json`;
 
@@ -67,11 +73,7 @@ let builtHere = false;
 async function build(): Promise<BuildInfo> {
   if (existsSync(buildInfo) && existsSync(dbPath))
     return JSON.parse(readFileSync(buildInfo, 'utf8')) as BuildInfo;
-  mkdirSync(root, { recursive: true });
-  if (!existsSync(join(corpus, 'cur')) && !existsSync(join(corpus, 'new'))) {
-    process.stdout.write(`generating ${messages.toLocaleString('en')} messages into ${corpus} …\n`);
-    await writeMaildir(corpus, generateCorpus({ seed: 42, messages }));
-  }
+  const corpus = await benchMaildir(root, messages);
   for (const suffix of ['', '-wal', '-shm']) rmSync(`${dbPath}${suffix}`, { force: true });
   const engine = Mailsift.open(dbPath);
   process.stdout.write('ingesting with the keyword index …\n');
