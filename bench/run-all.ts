@@ -7,6 +7,7 @@ const BENCHMARKS = [
   'ingest',
   'ingest-statements',
   'ingest-pages',
+  'ingest-stages',
   'clean',
   'search',
   'http',
