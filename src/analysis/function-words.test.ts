@@ -40,6 +40,30 @@ describe('guessByFunctionWords', () => {
       expect([language, guessByFunctionWords(text)]).toEqual([language, language]);
   });
 
+  it('is not tipped by a word the Romance languages share (de, la, al)', () => {
+    // With `de` a Dutch word alone, this Spanish sentence was decided Dutch.
+    const shared: [Language, string][] = [
+      [
+        'es',
+        'Hola Lucía, la entrega de material se ha retrasado hasta el lunes. La factura de marzo fue aprobada ayer antes de la reunión.',
+      ],
+      [
+        'pt',
+        'Olá Pedro, a reunião de sexta-feira foi adiada para a próxima semana. A fatura de março foi enviada ao cliente ontem.',
+      ],
+      [
+        'it',
+        'Ciao Marco, la riunione di martedì è stata rinviata al 3 maggio. La fattura è stata inviata al cliente ieri.',
+      ],
+      [
+        'fr',
+        'Bonjour Claire, la réunion de mardi a été reportée au 23 mai. La facture de mars a été envoyée au client hier.',
+      ],
+    ];
+    for (const [language, text] of shared)
+      expect([language, guessByFunctionWords(text)]).toEqual([language, language]);
+  });
+
   it('defers rather than guesses on thin evidence', () => {
     expect(guessByFunctionWords('Invoice INV-4471 attached')).toBeNull();
     expect(guessByFunctionWords('Meeting moved to Thursday')).toBeNull();

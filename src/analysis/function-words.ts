@@ -6,15 +6,20 @@ import { foldTerm } from './fold.js';
 import type { Language } from './language.js';
 import { forEachRun } from './tokenizer.js';
 
-/** Folded function words that are frequent in one of our Latin-script languages. */
+/**
+ * Folded function words that are frequent in one of our Latin-script languages. A word
+ * frequent in several of them is listed in each (de, la, a, in, que…), so that it counts
+ * for little in any: listed for one only, it tipped French, Spanish and Portuguese mail
+ * (de) towards Dutch and Italian mail (al) towards Spanish, and the guess was left to tinyld.
+ */
 const WORDS: Readonly<Record<Exclude<Language, 'ru'>, string>> = {
-  en: 'the and you that is for with this have are will please thanks would your be not of to we our it',
-  it: 'il di che per non sono della con una grazie anche questo ho ti del alla mi se come gli',
-  de: 'der die und ist nicht ich sie mit das den auf fur bitte wir ein eine zu es dem auch',
-  fr: 'le les et est vous nous pour pas une des je sur dans avec merci ce qui du au ne',
-  es: 'el los que y por para con una las es del su gracias se lo al como pero muy esta',
-  pt: 'os que nao com para uma do da em voce obrigado se no na mais por isso dos segue',
-  nl: 'de het een en van je ik niet dat is op met voor zijn we bedankt maar ook naar kun',
+  en: 'the and you that is for with this have are will please thanks would your be not of to we our it i on can in at was as by if me my from what all',
+  it: 'il di che per non sono della con una grazie anche questo ho ti del alla mi se come gli la le e a in un da al lo si ma ci nel dei delle nella essere stato stata ancora',
+  de: 'der die und ist nicht ich sie mit das den auf fur bitte wir ein eine zu es dem auch in von des im an werden wurde bei sich bis einer',
+  fr: 'le les et est vous nous pour pas une des je sur dans avec merci ce qui du au ne de la a en un il que se par sont ete cette aux',
+  es: 'el los que y por para con una las es del su gracias se lo al como pero muy esta de la a en un me hasta fue ha sus este',
+  pt: 'os que nao com para uma do da em voce obrigado se no na mais por isso dos segue de a o e um ao foi as das ate pela pelo esta',
+  nl: 'de het een en van je ik niet dat is op met voor zijn we bedankt maar ook naar kun in te die aan er als om bij dan nog wordt',
 };
 
 /** A word shared by several languages counts as 1/n for each. */
