@@ -19,7 +19,14 @@ export { analyze, identifierAnalyzer, identifierWordsAnalyzer, textAnalyzer } fr
 export { COMPOUND_SEPARATOR, identifierCompound } from './compound-filter.js';
 export { editDistanceWithin, maxEditsFor } from './edit-distance.js';
 export { foldTerm, hasAsciiDigit, MAX_TOKEN_LENGTH } from './fold.js';
-export { DETECT_MAX_CHARS, detectLanguage, isLanguage, LANGUAGES, type Language } from './language.js';
+export {
+  DETECT_MAX_CHARS,
+  detectLanguage,
+  isLanguage,
+  LANGUAGES,
+  type Language,
+  settledLanguageOf,
+} from './language.js';
 export { type ParseQueryOptions, parseQuery, type QueryGroup } from './query.js';
 export { stemWord } from './stemmer.js';
 export { JOINER_CHARS } from './tokenizer.js';

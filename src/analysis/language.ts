@@ -42,7 +42,26 @@ export function isLanguage(value: string): value is Language {
  * gets the Russian stemmer, which is the closest we have).
  */
 export function detectLanguage(text: string): Language | null {
-  const sample = text.length > DETECT_MAX_CHARS ? text.slice(0, DETECT_MAX_CHARS) : text;
+  const sample = sampleOf(text);
+  const settled = settledLanguage(sample);
+  if (settled !== undefined) return settled;
+  const detected = loadTinyld().detect(sample, ONLY);
+  return isLanguage(detected) ? detected : null;
+}
+
+/**
+ * The language of `text` when its script or its function words settle it, as detectLanguage
+ * finds it; null when they do not, without asking tinyld's guess.
+ */
+export function settledLanguageOf(text: string): Language | null {
+  return settledLanguage(sampleOf(text)) ?? null;
+}
+
+const sampleOf = (text: string): string =>
+  text.length > DETECT_MAX_CHARS ? text.slice(0, DETECT_MAX_CHARS) : text;
+
+/** What the script or the function words make of `sample`: undefined when only tinyld can tell. */
+function settledLanguage(sample: string): Language | null | undefined {
   let latin = 0;
   let cyrillic = 0;
   let other = 0;
@@ -60,10 +79,7 @@ export function detectLanguage(text: string): Language | null {
   if (latin + cyrillic + other < MIN_LETTERS) return null;
   if (cyrillic > latin && cyrillic > other) return 'ru';
   if (latin <= other) return null;
-  const guess = guessByFunctionWords(sample);
-  if (guess !== null) return guess;
-  const detected = loadTinyld().detect(sample, ONLY);
-  return isLanguage(detected) ? detected : null;
+  return guessByFunctionWords(sample) ?? undefined;
 }
 
 const LETTER = /\p{L}/u;

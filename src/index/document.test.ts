@@ -2,7 +2,7 @@
 // analyses to, whatever was analysed before it (the attachment's share is reused only where
 // text and language agree).
 import { describe, expect, it } from 'vitest';
-import type { CleanedBody } from '../core/types.js';
+import type { CleanedBody, ForwardedBlock } from '../core/types.js';
 import type { StoredAttachment } from '../store/index.js';
 import { analyseBody, completeDocument, type IndexableMessage } from './document.js';
 
@@ -25,14 +25,14 @@ const contract: StoredAttachment = {
   },
 };
 
-function carrier(authored: string): Omit<IndexableMessage, 'attachments'> {
+function carrier(authored: string, forwarded: ForwardedBlock[] = []): Omit<IndexableMessage, 'attachments'> {
   const cleaned: CleanedBody = {
     source: 'text',
     body: authored,
     spans: [],
     authored,
     quoted: '',
-    forwarded: [],
+    forwarded,
     signature: '',
     disclaimer: '',
     footer: '',
@@ -74,5 +74,34 @@ describe('completeDocument', () => {
       [germanAlone, englishAlone, germanAlone, germanAlone].map((d) => d.checksum),
     );
     expect([...(inTurn[3]?.words ?? [])].sort()).toEqual([...germanAlone.words].sort());
+  });
+});
+
+describe('analyseBody', () => {
+  // An English reply above a longer Italian thread it forwards: the reply is what the index
+  // weighs above the forward, and what its author's searches will be stemmed like.
+  const forwardedThread: ForwardedBlock = {
+    from: 'Luca Romano <l.romano@edilpiemonte.example>',
+    date: null,
+    subject: 'R: Rinnovo contratto',
+    text: [
+      'Ciao Kevin,',
+      'la consegna del materiale è stata rinviata al 3 maggio, quindi fammi sapere se per voi va bene.',
+      'La fattura del mese scorso non corrisponde a quanto concordato con il magazzino e la riunione di mercoledì è stata spostata.',
+      'Grazie per la pazienza, ci sentiamo la prossima settimana.',
+      'Luca',
+    ].join('\n'),
+  };
+  const reply = carrier(
+    'Hi Anna, please see the thread below: the delivery has been moved to May and I have asked them for the corrected invoice.',
+    [forwardedThread],
+  );
+
+  it("stems a message in its author's language when the author's words settle it", () => {
+    expect(analyseBody(reply).language).toBe('en');
+  });
+
+  it('falls back to the whole text when the author wrote too little to tell', () => {
+    expect(analyseBody(carrier('FYI', [forwardedThread])).language).toBe('it');
   });
 });

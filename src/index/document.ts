@@ -7,6 +7,7 @@ import {
   hasAsciiDigit,
   identifierAnalyzer,
   type Language,
+  settledLanguageOf,
   type TermToken,
   textAnalyzer,
 } from '../analysis/index.js';
@@ -113,9 +114,15 @@ export function isUntrusted(auth: AuthVerdicts): boolean {
   return spfFailed && auth.dkim === 'fail';
 }
 
-/** The language a message's text fields are stemmed in. */
-export function messageLanguage(texts: FieldTexts): Language | null {
-  return detectLanguage(texts.text || texts.subject);
+/**
+ * The language a message's text fields are stemmed in. `authored` is the start of `texts.text`
+ * (what follows is forwarded): when it settles its language alone, it decides, since the index
+ * weighs the author's words above a forward's. Detected over the whole text, an English reply
+ * above a longer forwarded Italian thread was stemmed in Italian.
+ */
+export function messageLanguage(texts: FieldTexts, authored: string): Language | null {
+  const own = authored.length < texts.text.length ? settledLanguageOf(authored) : null;
+  return own ?? detectLanguage(texts.text || texts.subject);
 }
 
 /**
@@ -139,12 +146,13 @@ export function analyseBody(
   known?: Language | null,
 ): BodyAnalysis {
   const texts = fieldTexts({ ...message, attachments: [] });
-  const language = known === undefined ? messageLanguage(texts) : known;
+  const authoredText = authoredForIndex(message.cleaned);
+  const language = known === undefined ? messageLanguage(texts, authoredText) : known;
   const ident = identifierAnalyzer();
   const analyzer = textAnalyzer(language);
   // The `text` highlight field shows both; the index weighs a forwarded copy below the
   // forwarder's own words, so the original message outranks its forwards.
-  const authored = textTerms(analyzer.terms(authoredForIndex(message.cleaned), 'document'));
+  const authored = textTerms(analyzer.terms(authoredText, 'document'));
   const forwarded = textTerms(analyzer.terms(forwardedText(message.cleaned), 'document'));
   return {
     columns: {
