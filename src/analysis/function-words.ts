@@ -13,8 +13,8 @@ import { forEachRun } from './tokenizer.js';
  * (de) towards Dutch and Italian mail (al) towards Spanish, and the guess was left to tinyld.
  */
 const WORDS: Readonly<Record<Exclude<Language, 'ru'>, string>> = {
-  en: 'the and you that is for with this have are will please thanks would your be not of to we our it i on can in at was as by if me my from what all',
-  it: 'il di che per non sono della con una grazie anche questo ho ti del alla mi se come gli la le e a in un da al lo si ma ci nel dei delle nella essere stato stata ancora',
+  en: 'the and you that is for with this have are will please thanks would your be not of to we our it i a on can in at was as by if me my from what all',
+  it: 'il di che per non sono della con una grazie anche questo ho ha ti del alla mi se come gli la le e a in un da al lo si ma ci nel dei delle nella essere stato stata ancora',
   de: 'der die und ist nicht ich sie mit das den auf fur bitte wir ein eine zu es dem auch in von des im an werden wurde bei sich bis einer',
   fr: 'le les et est vous nous pour pas une des je sur dans avec merci ce qui du au ne de la a en un il que se par sont ete cette aux',
   es: 'el los que y por para con una las es del su gracias se lo al como pero muy esta de la a en un me hasta fue ha sus este',
