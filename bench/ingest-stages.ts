@@ -46,11 +46,15 @@ async function loadMessages(maildir: string): Promise<Raw[]> {
   return loaded;
 }
 
-/** One round over every message: the CPU of each stage, in the order prepareMessage runs them. */
+/**
+ * One round over every message: the CPU of each stage, in the order prepareMessage runs them.
+ * process.cpuUsage counts the whole process, so V8's collector and compiler threads are
+ * charged to the stage whose work they do.
+ */
 async function timeStages(raws: readonly Raw[]): Promise<Map<Stage, number>> {
   const spent = new Map<Stage, number>();
   let before = process.cpuUsage();
-  /** Charges the CPU since the last call to `stage`. */
+  /** Charges `stage` with the CPU used since the last charge. */
   const charge = (stage: Stage): void => {
     const used = process.cpuUsage(before);
     spent.set(stage, (spent.get(stage) ?? 0) + used.user + used.system);
@@ -60,7 +64,7 @@ async function timeStages(raws: readonly Raw[]): Promise<Map<Stage, number>> {
     before = process.cpuUsage();
     sha256(bytes);
     charge('raw sha256');
-    // Async only for mailparser's streams; no other thread runs meanwhile.
+    // Async only for mailparser's streams; nothing else is scheduled meanwhile.
     const parsed = await parseMessage(bytes, { fileTime });
     charge('parse');
     const cleaned = cleanMessage({ text: parsed.text, html: parsed.html });
