@@ -5,7 +5,7 @@
 
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,7 +14,7 @@ import { extractInline } from '../src/attachments/extract.js';
 import { DEFAULT_EXTRACTION_LIMITS } from '../src/attachments/index.js';
 import { generateCorpus, type MailboxEntry, writeMaildir } from '../src/corpus/index.js';
 import { typicalPdf } from './documents.js';
-import { directorySize, loadAverages, mb, numberArg } from './measure.js';
+import { directorySize, loadAverages, mb, numberArg, removeArchive } from './measure.js';
 
 const messages = numberArg('messages', 'BENCH_MESSAGES', 5000);
 /** One message in PDF_EVERY carries a PDF: the 20% of the target. */
@@ -165,7 +165,7 @@ function runCli<T>(args: readonly string[]): T & { maxRssBytes: number; cpuMs: n
  * it (its default extractor), each in its own process; CPU adds up, peak RSS is the larger.
  */
 function ingest(dir: string, db: string): Run {
-  for (const suffix of ['', '-wal', '-shm']) rmSync(`${db}${suffix}`, { force: true });
+  removeArchive(db);
   const stored = runCli<Report>(['ingest', dir, '--db', db, '--inbox', 'bench', '--no-extract']);
   const drained = runCli<{ attachments: number; elapsedMs: number }>(['extract', '--db', db]);
   return {

@@ -17,7 +17,7 @@ import { createKey } from '../src/auth/index.js';
 import { Mailsift } from '../src/engine.js';
 import { ensureKeywordIndex, keywordIndexHook } from '../src/index/index.js';
 import type { Db } from '../src/store/index.js';
-import { benchMaildir, numberArg, readyIndex, replyToParent, runChild } from './measure.js';
+import { benchMaildir, numberArg, readyIndex, removeArchive, replyToParent, runChild } from './measure.js';
 
 interface LoadResult {
   requestsPerSecond: number;
@@ -170,7 +170,7 @@ async function archive(messages: number): Promise<string> {
   process.stdout.write('ingesting with the keyword index …\n');
   // Built under another name and renamed when complete, so an interrupted run is not reused.
   const partial = `${path}.partial`;
-  for (const suffix of ['', '-wal', '-shm']) rmSync(`${partial}${suffix}`, { force: true });
+  removeArchive(partial);
   const engine = Mailsift.open(partial);
   ensureKeywordIndex(engine.archive.db);
   if (!engine.archive.hooks.includes(keywordIndexHook)) engine.archive.hooks.push(keywordIndexHook);

@@ -8,11 +8,11 @@
 // are then counted by the b-tree that owns them (dbstat). Every such page is written twice
 // (WAL, then the checkpoint).
 
-import { closeSync, existsSync, openSync, readSync, rmSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { Mailsift } from '../src/engine.js';
-import { benchMaildir, cpuReference, numberArg } from './measure.js';
+import { benchMaildir, cpuReference, numberArg, removeArchive } from './measure.js';
 
 const messages = numberArg('messages', 'BENCH_MESSAGES', 20_000);
 const root = join(process.cwd(), '.bench');
@@ -52,7 +52,7 @@ function walPages(wal: string, from: number): { pageSize: number; pages: Set<num
 async function main(): Promise<void> {
   const corpus = source ?? (await benchMaildir(root, messages));
   const db = into ?? join(root, `pages-${messages}.db`);
-  if (!into) for (const suffix of ['', '-wal', '-shm', '-scratch']) rmSync(`${db}${suffix}`, { force: true });
+  if (!into) removeArchive(db);
   const engine = Mailsift.open(db);
   const reader = new Database(db, { readonly: true });
   try {

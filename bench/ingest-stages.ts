@@ -7,7 +7,6 @@
 // fresh archive with preparation on the ingest thread (workers: 0), whose process CPU less
 // the stages above is what reading, storing and indexing cost.
 
-import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { cleanMessage } from '../src/clean/index.js';
 import { Mailsift } from '../src/engine.js';
@@ -16,7 +15,7 @@ import { parseMessage } from '../src/parse/index.js';
 import { deflateRaw, deflateText } from '../src/pipeline/compress.js';
 import { contentHash, sha256 } from '../src/pipeline/prepare.js';
 import { openSource } from '../src/source/index.js';
-import { benchMaildir, cpuReference, numberArg } from './measure.js';
+import { benchMaildir, cpuReference, numberArg, percentile, removeArchive } from './measure.js';
 
 const messages = numberArg('messages', 'BENCH_MESSAGES', 10_000);
 const root = join(process.cwd(), '.bench');
@@ -88,7 +87,7 @@ async function timeStages(raws: readonly Raw[]): Promise<Map<Stage, number>> {
 /** Process CPU microseconds of a cold ingest of `maildir` with preparation inline. */
 async function inlineIngestCpu(maildir: string): Promise<{ cpu: number; added: number }> {
   const db = join(root, `stages-${messages}.db`);
-  for (const suffix of ['', '-wal', '-shm', '-scratch']) rmSync(`${db}${suffix}`, { force: true });
+  removeArchive(db);
   const engine = Mailsift.open(db);
   try {
     const before = process.cpuUsage();
@@ -101,7 +100,10 @@ async function inlineIngestCpu(maildir: string): Promise<{ cpu: number; added: n
 }
 
 const median = (values: number[]): number =>
-  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+  percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
 const us = (value: number): string => value.toFixed(0).padStart(6);
 
 const maildir = await benchMaildir(root, messages);

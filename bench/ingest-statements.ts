@@ -6,11 +6,10 @@
 // journal its triggers or upsert make SQLite keep (every existing page it changes, copied),
 // and cache spills that happen to fall on it.
 
-import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { Mailsift } from '../src/engine.js';
-import { benchMaildir, cpuReference, numberArg } from './measure.js';
+import { benchMaildir, cpuReference, numberArg, removeArchive } from './measure.js';
 
 const messages = numberArg('messages', 'BENCH_MESSAGES', 20_000);
 const root = join(process.cwd(), '.bench');
@@ -57,7 +56,7 @@ function instrumentStatements(): void {
 
 async function main(): Promise<void> {
   const corpus = await benchMaildir(root, messages);
-  for (const suffix of ['', '-wal', '-shm', '-scratch']) rmSync(`${db}${suffix}`, { force: true });
+  removeArchive(db);
   instrumentStatements();
   const engine = Mailsift.open(db);
   const started = Date.now();

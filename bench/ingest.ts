@@ -6,7 +6,6 @@
 // store: an archive opened without index hooks, as the library's openArchive gives it),
 // the two measures the ingest and search issues set their targets on.
 
-import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Mailsift } from '../src/engine.js';
@@ -20,6 +19,7 @@ import {
   loadAverages,
   mb,
   numberArg,
+  removeArchive,
   replyToParent,
   runChild,
 } from './measure.js';
@@ -61,10 +61,6 @@ async function child(stages: Stages): Promise<void> {
   } finally {
     archive.close();
   }
-}
-
-function removeArchive(path: string): void {
-  for (const suffix of ['', '-wal', '-shm', '-scratch']) rmSync(`${path}${suffix}`, { force: true });
 }
 
 function coldLine(label: string, run: IngestResult): string {

@@ -2,7 +2,7 @@
 // running a step in a child process so its peak RSS is its own.
 
 import { fork } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { generateCorpus, writeMaildir } from '../src/corpus/index.js';
@@ -18,6 +18,12 @@ export function numberArg(name: string, env: string, fallback: number): number {
   if (!Number.isFinite(value) || value <= 0)
     throw new Error(`--${name} must be a positive number, got ${text}`);
   return value;
+}
+
+/** Deletes an archive and what SQLite keeps beside it: its WAL and shared memory, its scratch database's. */
+export function removeArchive(path: string): void {
+  for (const file of [path, `${path}-scratch`])
+    for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
 }
 
 /** Where the benches' generated Maildir of `messages` lives under `root`. */

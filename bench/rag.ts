@@ -38,7 +38,7 @@ import { syncChunks } from '../src/rag/sync.js';
 import type { DetailScan } from '../src/rag/vector-leg.js';
 import { distances, vectorModel } from '../src/rag/vectors.js';
 import type { Db } from '../src/store/index.js';
-import { mb, numberArg, percentile, readyIndex } from './measure.js';
+import { mb, numberArg, percentile, readyIndex, removeArchive } from './measure.js';
 import { QUESTION_NOW, storyRecords, storyThreads, writeRagMaildir } from './rag-corpus.js';
 import {
   type FillCounts,
@@ -140,7 +140,7 @@ async function build(): Promise<{ engine: Mailsift; info: BuildInfo }> {
     return { engine, info: cached };
   }
   mkdirSync(root, { recursive: true });
-  for (const suffix of ['', '-wal', '-shm']) rmSync(`${dbPath}${suffix}`, { force: true });
+  removeArchive(dbPath);
   rmSync(maildir, { recursive: true, force: true });
   say(`writing ${messages.toLocaleString('en')} messages into ${maildir} …`);
   const written = await writeRagMaildir(maildir, messages);

@@ -7,7 +7,7 @@
 // --slowest N prints each kind's N slowest queries after its line. It ends with the
 // process's peak RSS (the rank thread's memory included).
 
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { Mailsift } from '../src/engine.js';
@@ -29,6 +29,7 @@ import {
   numberArg,
   percentile,
   readyIndex,
+  removeArchive,
 } from './measure.js';
 
 const messages = numberArg('messages', 'BENCH_MESSAGES', 1_000_000);
@@ -74,7 +75,7 @@ async function build(): Promise<BuildInfo> {
   if (existsSync(buildInfo) && existsSync(dbPath))
     return JSON.parse(readFileSync(buildInfo, 'utf8')) as BuildInfo;
   const corpus = await benchMaildir(root, messages);
-  for (const suffix of ['', '-wal', '-shm']) rmSync(`${dbPath}${suffix}`, { force: true });
+  removeArchive(dbPath);
   const engine = Mailsift.open(dbPath);
   process.stdout.write('ingesting with the keyword index …\n');
   const report = await engine.ingest([corpus], { inbox: 'bench' });
