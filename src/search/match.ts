@@ -142,6 +142,11 @@ export interface Match {
   readonly expression: string;
   /** Per group, its phrases in FTS5's order; null when FTS5 alone can match it. */
   readonly groups: ReadonlyArray<readonly PostingsPhrase[]> | null;
+  /**
+   * Fuzzy fill: the exact match, whose messages the expression leaves out (its `NOT`). The
+   * postings hold no negation: ranked there, the messages the exact phase showed are left out.
+   */
+  readonly exact?: Match;
 }
 
 function postingsGroups(planned: ReadonlyArray<readonly Alternative[]>): Match['groups'] {
@@ -171,19 +176,17 @@ export function exactMatch(groups: readonly QueryGroup[]): Match {
 }
 
 /**
- * The fuzzy-fill expression: typo variants on text fields, minus everything the exact
- * expression matches (those messages are already on earlier pages).
+ * The fuzzy-fill match: typo variants on text fields, minus everything the exact match
+ * matches (those messages are already on earlier pages).
  */
 export function fuzzyMatch(
   groups: readonly QueryGroup[],
   variants: ReadonlyMap<number, readonly string[]>,
 ): Match {
-  const fuzzy = groups
-    .map(
-      (g, i) => `(${groupAlternatives(g, { prefix: true, variants: variants.get(i) ?? [] }).join(' OR ')})`,
-    )
-    .join(' AND ');
-  return { expression: `(${fuzzy}) NOT (${exactMatch(groups).expression})`, groups: null };
+  const planned = groups.map((g, i) => alternatives(g, { prefix: true, variants: variants.get(i) ?? [] }));
+  const fuzzy = planned.map((alts) => `(${alts.map(render).join(' OR ')})`).join(' AND ');
+  const exact = exactMatch(groups);
+  return { expression: `(${fuzzy}) NOT (${exact.expression})`, groups: postingsGroups(planned), exact };
 }
 
 /** What highlights look for in each kind of field. */

@@ -1,7 +1,7 @@
 // Relevance ranking over the postings index (src/index/postings-*.ts): weighted bm25 of
 // every match computed in typed arrays from each phrase's matches (segment-scores.ts),
 // times the recency and bulk multipliers, then the exact head of that order. Every agent
-// query whose terms are whole FTS5 tokens ranks here; fuzzy fill stays on FTS5.
+// query whose terms are whole FTS5 tokens ranks here, its fuzzy fill too.
 
 // Why (measured on 100k messages): FTS5 computes bm25 through its auxiliary-function API
 // at ~0.8 µs per matching row, so a word in half the archive costs ~40 ms before any
@@ -90,6 +90,22 @@ function concatScored(a: ScoredHits, b: ScoredHits): ScoredHits {
     dates: join(a.dates, b.dates),
     scores: join(a.scores, b.scores),
     floor: Math.max(a.floor, b.floor),
+  };
+}
+
+/** `hits` without the matches of `rowids`. */
+export function withoutRows(hits: ScoredHits, rowids: ReadonlySet<number>): ScoredHits {
+  if (rowids.size === 0) return hits;
+  const kept: number[] = [];
+  for (let h = 0; h < hits.length; h++) if (!rowids.has(hits.rowids[h] as number)) kept.push(h);
+  if (kept.length === hits.length) return hits;
+  const pick = (from: Float64Array): Float64Array => Float64Array.from(kept, (h) => from[h] as number);
+  return {
+    length: kept.length,
+    rowids: pick(hits.rowids),
+    dates: pick(hits.dates),
+    scores: pick(hits.scores),
+    floor: hits.floor,
   };
 }
 

@@ -1,5 +1,5 @@
 // Relevance ranking's entry points. A query whose terms are whole FTS5 tokens (nearly every
-// agent query) ranks on the postings index (postings-rank.ts); the rest — fuzzy fill, and
+// agent query, and its fuzzy fill) ranks on the postings index (postings-rank.ts); the rest —
 // terms FTS5 would cut into phrases — rank here in SQL: FTS5 matches filtered by inbox,
 // dates, watermark and exclusions through the small keyword_docs rows, scored by weighted
 // bm25 times the recency and bulk multipliers, with a keyset on (score desc, date desc,
@@ -14,9 +14,11 @@ import {
   contributionsByPostings,
   rankMessagesByPostings,
   rankThreadsByPostings,
+  type ScoredHits,
   scoreHits,
   topMessagesByPostings,
   topThreadsByPostings,
+  withoutRows,
 } from './postings-rank.js';
 import { cachedTop } from './top-cache.js';
 import { BULK_FACTOR, COLUMN_WEIGHTS } from './weights.js';
@@ -122,36 +124,93 @@ function binds(
 // MATERIALIZED everywhere: a subquery flattened into the outer WHERE or aggregate would
 // evaluate bm25() outside the FTS5 scan (an error, or silently wrong keyset comparisons).
 
-/** Up to n messages after `position` in rank order. */
-export function rankMessages(
-  db: Db,
-  ctx: RankContext,
-  match: Match,
-  position: KeysetPosition | null,
-  n: number,
-): RankedRow[] {
-  if (match.groups) return rankMessagesByPostings(db, scoreHits(db, ctx, match.groups), position, n);
-  const text = `WITH hits AS MATERIALIZED (${baseSql(ctx)}), ${ANCHOR}
-    SELECT rowid, date, score, inboxId, threadId FROM hits, anchor WHERE ${KEYSET} ${ORDER} LIMIT @n`;
-  return sql(db, text).all(binds(ctx, match.expression, position, { n })) as RankedRow[];
+/**
+ * Most messages of the exact phase a fuzzy fill leaves out on the postings. The fill starts
+ * where the exact phase ran out, so they are what that phase showed: a page or a few. Past
+ * this many, FTS5 ranks the fill (its `NOT` leaves them out).
+ */
+const MAX_EXACT_SHOWN = 1_000;
+
+type Scorer = (keep: number | null) => ScoredHits;
+
+/**
+ * How the postings score `match` (see scoreHits), or null when FTS5 must rank it: its terms
+ * are not all whole FTS5 tokens, or it is a fuzzy fill after more than MAX_EXACT_SHOWN exact
+ * messages. A fuzzy fill's hits leave out the messages the exact phase showed; the exact
+ * matches it did not show are hidden from both phases alike. On FTS5 a typo query took
+ * 0.3-2.4 s at 1M messages (`delivry schedule`: bm25 of every match of `delivery`, and the
+ * exact query again for the NOT), on the postings 10-45 ms.
+ */
+function postingsScorer(db: Db, ctx: RankContext, match: Match): Scorer | null {
+  const { groups, exact } = match;
+  if (!groups) return null;
+  if (!exact) return (keep) => scoreHits(db, ctx, groups, keep);
+  const shown = topMessages(db, ctx, exact, MAX_EXACT_SHOWN);
+  if (shown.more) return null;
+  const rowids = new Set(shown.rows.map((row) => row.rowid));
+  return (keep) => withoutRows(scoreHits(db, ctx, groups, keep === null ? null : keep + rowids.size), rowids);
 }
 
-/** Up to n threads after `position`, each ranked by its best message (carried as rowid/date). */
-export function rankThreads(
-  db: Db,
-  ctx: RankContext,
-  match: Match,
-  position: KeysetPosition | null,
-  n: number,
-): RankedRow[] {
-  if (match.groups) return rankThreadsByPostings(db, scoreHits(db, ctx, match.groups), position, n);
-  const text = `
+type Mode = 'messages' | 'threads';
+
+/** SQL of up to @n rows after the keyset position, for each mode (see baseSql). */
+const FTS_SQL: Readonly<Record<Mode, (ctx: RankContext) => string>> = {
+  messages: (ctx) => `WITH hits AS MATERIALIZED (${baseSql(ctx)}), ${ANCHOR}
+    SELECT rowid, date, score, inboxId, threadId FROM hits, anchor WHERE ${KEYSET} ${ORDER} LIMIT @n`,
+  threads: (ctx) => `
     WITH hits AS MATERIALIZED (${baseSql(ctx)}), ${ANCHOR},
       threads AS (SELECT rowid, date, inboxId, threadId, max(score) AS score FROM hits GROUP BY inboxId, threadId)
     SELECT rowid, date, score, inboxId || ':' || threadId AS thread FROM threads, anchor
-    WHERE ${KEYSET} ${ORDER} LIMIT @n`;
-  return sql(db, text).all(binds(ctx, match.expression, position, { n })) as RankedRow[];
+    WHERE ${KEYSET} ${ORDER} LIMIT @n`,
+};
+
+const BY_POSTINGS = {
+  messages: { after: rankMessagesByPostings, top: topMessagesByPostings },
+  threads: { after: rankThreadsByPostings, top: topThreadsByPostings },
+} as const;
+
+function byFts(
+  mode: Mode,
+  db: Db,
+  ctx: RankContext,
+  match: Match,
+  position: KeysetPosition | null,
+  n: number,
+): RankedRow[] {
+  return sql(db, FTS_SQL[mode](ctx)).all(binds(ctx, match.expression, position, { n })) as RankedRow[];
 }
+
+function rankAfter(
+  mode: Mode,
+  db: Db,
+  ctx: RankContext,
+  match: Match,
+  position: KeysetPosition | null,
+  n: number,
+): RankedRow[] {
+  const score = postingsScorer(db, ctx, match);
+  return score
+    ? BY_POSTINGS[mode].after(db, score(null), position, n)
+    : byFts(mode, db, ctx, match, position, n);
+}
+
+/** Up to n messages after `position` in rank order. */
+export const rankMessages = (
+  db: Db,
+  ctx: RankContext,
+  match: Match,
+  position: KeysetPosition | null,
+  n: number,
+): RankedRow[] => rankAfter('messages', db, ctx, match, position, n);
+
+/** Up to n threads after `position`, each ranked by its best message (carried as rowid/date). */
+export const rankThreads = (
+  db: Db,
+  ctx: RankContext,
+  match: Match,
+  position: KeysetPosition | null,
+  n: number,
+): RankedRow[] => rankAfter('threads', db, ctx, match, position, n);
 
 /** The first `need` rows of the ranking, exact, and whether any row follows them. */
 export interface TopRows {
@@ -159,29 +218,25 @@ export interface TopRows {
   readonly more: boolean;
 }
 
-function cut(rows: RankedRow[], wanted: number): TopRows {
-  return { rows: rows.slice(0, wanted - 1), more: rows.length >= wanted };
+function top(mode: Mode, db: Db, ctx: RankContext, match: Match, need: number): TopRows {
+  const fts = (): TopRows => {
+    const rows = byFts(mode, db, ctx, match, null, need + 1);
+    return { rows: rows.slice(0, need), more: rows.length > need };
+  };
+  if (!match.groups) return fts();
+  return cachedTop(db, `${mode} ${match.expression}`, ctx, need, () => {
+    const score = postingsScorer(db, ctx, match);
+    return score ? BY_POSTINGS[mode].top(db, score, need) : fts();
+  });
 }
 
 /** The exact first `need` messages of the ranking, and whether any follows them. */
-export function topMessages(db: Db, ctx: RankContext, match: Match, need: number): TopRows {
-  const { groups } = match;
-  if (groups)
-    return cachedTop(db, `messages ${match.expression}`, ctx, need, () =>
-      topMessagesByPostings(db, (keep) => scoreHits(db, ctx, groups, keep), need),
-    );
-  return cut(rankMessages(db, ctx, match, null, need + 1), need + 1);
-}
+export const topMessages = (db: Db, ctx: RankContext, match: Match, need: number): TopRows =>
+  top('messages', db, ctx, match, need);
 
 /** The first `need` threads, each standing as its best message, and whether any follows. */
-export function topThreads(db: Db, ctx: RankContext, match: Match, need: number): TopRows {
-  const { groups } = match;
-  if (groups)
-    return cachedTop(db, `threads ${match.expression}`, ctx, need, () =>
-      topThreadsByPostings(db, (keep) => scoreHits(db, ctx, groups, keep), need),
-    );
-  return cut(rankThreads(db, ctx, match, null, need + 1), need + 1);
-}
+export const topThreads = (db: Db, ctx: RankContext, match: Match, need: number): TopRows =>
+  top('threads', db, ctx, match, need);
 
 /**
  * The newest message of a thread that still matches and may be shown: a thread's place

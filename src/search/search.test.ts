@@ -115,6 +115,34 @@ describe('fuzzy fill', () => {
     expect(result.messages.map((m) => m.explain?.match)).toEqual(['exact']);
   });
 
+  it('pages through typo matches without repeating one', () => {
+    const seen: string[] = [];
+    let pageToken: string | undefined;
+    do {
+      const page = searchMessages(archive.db, {
+        q: 'kestral',
+        limit: 1,
+        explain: true,
+        ...(pageToken ? { pageToken } : {}),
+      });
+      for (const m of page.messages) {
+        expect(m.explain?.match).toBe('fuzzy');
+        seen.push(m.messageId);
+      }
+      pageToken = page.nextPageToken ?? undefined;
+    } while (pageToken);
+    expect(seen).toEqual(ids('kestral', { limit: 10 }));
+    expect(new Set(seen).size).toBe(3);
+  });
+
+  it('fills a short page of threads, leaving out the messages the exact phase showed', () => {
+    const threads = searchThreads(archive.db, { q: 'received' }).threads;
+    expect(threads.map((t) => t.lastMessageId).sort()).toEqual([
+      'contract-1@acme.io',
+      'contract-2@partner.example',
+    ]);
+  });
+
   it('never applies to short words or identifiers', () => {
     expect(ids('kestral')).toHaveLength(3);
     expect(ids('mil')).toEqual([]);
