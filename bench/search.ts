@@ -5,8 +5,8 @@
 // server's do; --one-thread ranks on the calling thread alone; --kinds 'address,two words'
 // times only the kinds whose names contain one of those (the queries chosen stay the same);
 // --slowest N prints each kind's N slowest queries after its line. Besides the issue's kinds
-// it times two-word queries with a typo (fuzzy fill). It ends with the process's peak RSS
-// (the rank thread's memory included).
+// it times two-word queries with a typo (fuzzy fill) and lists by subject or recipient. It
+// ends with the process's peak RSS (the rank thread's memory included).
 
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -150,6 +150,31 @@ function queries(engine: Mailsift): Record<string, string[]> {
     'two words': phrases(2),
     'three words': phrases(3),
   };
+}
+
+/**
+ * Lists by the identifier filters the keyword index matches (not among the kinds the bench
+ * has always pooled as "filtered lists"): a word of a sampled subject, a sender's domain
+ * label as a recipient, and both with a sender.
+ */
+function identifierListFilters(db: Db, senders: readonly string[]): Array<Record<string, string>> {
+  const subjects = db
+    .prepare('SELECT subject FROM messages WHERE id % 4999 = 1 LIMIT ?')
+    .pluck()
+    .all(QUERIES) as string[];
+  const words = subjects.flatMap((subject) =>
+    subject
+      .split(/\s+/)
+      .filter((w) => /^\p{L}{4,}$/u.test(w))
+      .slice(0, 1),
+  );
+  return Array.from({ length: QUERIES }, (_, i): Record<string, string> => {
+    const word = words[i % words.length] as string;
+    const sender = senders[i % senders.length] as string;
+    if (i % 3 === 0) return { subject: word };
+    if (i % 3 === 1) return { to: sender };
+    return { subject: word, from: sender };
+  });
 }
 
 /**
@@ -351,6 +376,16 @@ async function main(): Promise<void> {
     return () => listMessages(db, { labels: ['seen'], limit: 50 });
   });
   if (timed('filtered lists')) print(time('filtered lists', listRuns));
+  if (timed('lists by subject')) {
+    const filters = identifierListFilters(db, sets['address prefix'] ?? []);
+    print(
+      time(
+        'lists by subject or to',
+        filters.map((filter) => () => listMessages(db, filter)),
+        { names: filters.map((filter) => JSON.stringify(filter)) },
+      ),
+    );
+  }
   const use = rankThreadUse(db);
   if (use) print(`rank thread: took part in ${use.shared} searches, gave ${use.declined} back`);
   // The rank thread is in this process: its scoring memory counts too. A run that built the

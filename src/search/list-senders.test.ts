@@ -3,11 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateCorpus, writeMaildir } from '../corpus/index.js';
 import { checkIndex, reindex } from '../index/index.js';
 import type { Db } from '../store/index.js';
-import { listMessages } from './list.js';
+import { type ListPlan, listMessages } from './list.js';
 import { type Sender, type SenderPlan, senderPlan } from './list-senders.js';
 import { openTestArchive, openWriter, type TestArchive } from './test-helpers.js';
 
 const PLANS: readonly SenderPlan[] = ['index', 'each', 'walk', 'collect'];
+/** The reference: the `from` filter matched by FTS5 in the keyword index. */
+const FTS: ListPlan = { from: 'index', identifiers: 'fts' };
 
 let archive: TestArchive;
 let maildir: string;
@@ -19,8 +21,8 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => archive.close());
 
-/** Every page of a list, as message ids, with the `from` filter read by `plan`. */
-function allPages(db: Db, params: Record<string, unknown>, plan?: SenderPlan): string[][] {
+/** Every page of a list, as message ids, its parts read as `plan` says. */
+function allPages(db: Db, params: Record<string, unknown>, plan: ListPlan = {}): string[][] {
   const pages: string[][] = [];
   let token: string | null = null;
   do {
@@ -59,14 +61,67 @@ describe('list from filter plans', () => {
     let nonEmpty = 0;
     for (const from of senderQueries(db)) {
       for (const variant of variants) {
-        const expected = allPages(db, { from, ...variant }, 'index');
+        const expected = allPages(db, { from, ...variant }, FTS);
         if (expected.flat().length > 0) nonEmpty++;
         for (const plan of PLANS)
-          expect(allPages(db, { from, ...variant }, plan), `${plan} ${from}`).toEqual(expected);
+          expect(allPages(db, { from, ...variant }, { from: plan }), `${plan} ${from}`).toEqual(expected);
         expect(allPages(db, { from, ...variant })).toEqual(expected);
       }
     }
     expect(nonEmpty).toBeGreaterThan(40);
+  });
+
+  it('page recipients and subject filters on the postings exactly as FTS5 matches them', () => {
+    const db = archive.db;
+    const subjects = db.prepare('SELECT subject FROM messages ORDER BY id LIMIT 6').pluck().all() as string[];
+    const filters: Array<Record<string, unknown>> = [
+      { to: 'acme' },
+      { to: 'no-such-recipient-zq' },
+      { subject: 're' },
+      { subject: 'zzqx' },
+      { from: 'com', to: 'acme' },
+      ...subjects.map((subject) => ({ subject: subject.split(' ').slice(0, 2).join(' ') })),
+      ...subjects.map((subject) => ({ subject: (subject.split(' ').at(-1) as string).slice(0, 3) })),
+    ];
+    const variants: Array<Record<string, unknown>> = [
+      {},
+      { ascending: true, limit: 7, after: '2024-03-01' },
+      { before: '2024-06-01', hasAttachment: false, includeSpam: true },
+      { labels: ['seen'], limit: 3 },
+      // Few of the first matches pass these: the page is filled from deeper ones.
+      { labels: ['flagged'], limit: 2 },
+      { hasAttachment: true, limit: 4 },
+      { inbox: 'work' },
+    ];
+    let nonEmpty = 0;
+    for (const filter of filters) {
+      for (const variant of variants) {
+        const expected = allPages(db, { ...filter, ...variant }, { identifiers: 'fts' });
+        if (expected.flat().length > 0) nonEmpty++;
+        expect(allPages(db, { ...filter, ...variant }), JSON.stringify(filter)).toEqual(expected);
+      }
+    }
+    expect(nonEmpty).toBeGreaterThan(25);
+  });
+
+  it('page a label, common or rare, newest first', () => {
+    const db = archive.db;
+    const labels = db
+      .prepare('SELECT label, count(*) AS n FROM message_labels GROUP BY label ORDER BY n')
+      .all() as Array<{ label: string; n: number }>;
+    // Rarer than 1 in 50 messages (read from the label) and commoner (read along the dates).
+    expect(labels.some((l) => l.n * 50 < 600)).toBe(true);
+    expect(labels.some((l) => l.n * 50 > 600)).toBe(true);
+    const newest = db.prepare(
+      `SELECT m.message_id FROM messages m JOIN message_labels l ON l.message_rowid = m.id AND l.label = ?
+       WHERE NOT EXISTS (SELECT 1 FROM message_labels h WHERE h.message_rowid = m.id AND h.label IN ('trash', 'blocked'))
+       ORDER BY m.date DESC, m.id DESC`,
+    );
+    for (const { label, n } of labels) {
+      const expected = newest.pluck().all(label) as string[];
+      const limit = n < 12 ? 1 : 25;
+      expect(allPages(db, { labels: [label], includeSpam: true, limit }).flat(), label).toEqual(expected);
+    }
   });
 
   it('read few senders one by one, many common ones along the dates, many rare ones collected', () => {
@@ -91,20 +146,20 @@ describe('list from filter plans', () => {
         'SELECT from_address FROM messages GROUP BY from_address ORDER BY count(*), from_address LIMIT 1',
       )
       .get() as { from_address: string };
-    const before = allPages(db, { from: address }, 'index');
+    const before = allPages(db, { from: address }, FTS);
     expect(before.flat().length).toBeGreaterThan(0);
     // Deleted from the store (locations too), then ingested again from the same maildir.
     for (const id of before.flat()) archive.deleteMessage(id);
-    for (const plan of PLANS) expect(allPages(db, { from: address }, plan)).toEqual([[]]);
+    for (const plan of PLANS) expect(allPages(db, { from: address }, { from: plan })).toEqual([[]]);
     await archive.engine.ingest([maildir], { inbox: 'work', workers: 0 });
-    for (const plan of PLANS) expect(allPages(db, { from: address }, plan)).toEqual(before);
+    for (const plan of PLANS) expect(allPages(db, { from: address }, { from: plan })).toEqual(before);
     // A sender first seen by another connection, after this one analysed the senders.
     const writer = openWriter(archive);
     await writer.add(['jose-facturas']);
     writer.close();
-    const jose = allPages(db, { from: 'josé martinez' }, 'index');
+    const jose = allPages(db, { from: 'josé martinez' }, FTS);
     expect(jose).toEqual([['es-0301@ejemplo.es']]);
-    for (const plan of PLANS) expect(allPages(db, { from: 'josé martinez' }, plan)).toEqual(jose);
+    for (const plan of PLANS) expect(allPages(db, { from: 'josé martinez' }, { from: plan })).toEqual(jose);
     expect(checkIndex(db).problems).toEqual([]);
   });
 
@@ -116,6 +171,6 @@ describe('list from filter plans', () => {
     ]);
     reindex(db);
     expect(checkIndex(db).problems).toEqual([]);
-    expect(allPages(db, { from: 'com' })).toEqual(allPages(db, { from: 'com' }, 'index'));
+    expect(allPages(db, { from: 'com' })).toEqual(allPages(db, { from: 'com' }, FTS));
   });
 });

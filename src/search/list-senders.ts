@@ -20,6 +20,11 @@ export interface RowQuery {
   readonly binds: Readonly<Record<string, unknown>>;
   readonly ascending: boolean;
   readonly rows: number;
+  /**
+   * SQL selecting the `id`s of a rare set every row belongs to (a label few messages carry):
+   * its messages are read and sorted, where walking the date order would read the archive.
+   */
+  readonly driver?: string;
 }
 
 export interface PageRow {
@@ -121,10 +126,13 @@ export function pageRows(
   const order = query.ascending ? 'ASC' : 'DESC';
   const tail = `AND ${query.where.join(' AND ')} ORDER BY m.date ${order}, m.id ${order} LIMIT @rows`;
   const binds = { ...query.binds, rows: query.rows };
-  if (from === undefined)
-    return sql(db, `SELECT m.id AS rowid, m.date AS date FROM messages m WHERE 1 ${tail}`).all(
+  if (from === undefined) {
+    const source =
+      query.driver === undefined ? 'messages m' : `(${query.driver}) r CROSS JOIN messages m ON m.id = r.id`;
+    return sql(db, `SELECT m.id AS rowid, m.date AS date FROM ${source} WHERE 1 ${tail}`).all(
       binds,
     ) as PageRow[];
+  }
   if (from.senders.length === 0) return [];
   const ids = { ...binds, senders: JSON.stringify(from.senders.map((s) => s.id)) };
   if (from.plan === 'walk') {

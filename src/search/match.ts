@@ -125,6 +125,13 @@ function render(alternative: Alternative): string {
 export const identifierExpression = (group: QueryGroup, columns: readonly Column[]): string =>
   render({ columns, phrases: identifierPhrases(group, true) });
 
+/** identifierExpression's phrases as the postings match them; null when FTS5 alone can. */
+export const identifierPostings = (
+  group: QueryGroup,
+  columns: readonly Column[],
+): readonly PostingsPhrase[] | null =>
+  postingsGroups([[{ columns, phrases: identifierPhrases(group, true) }]])?.[0] ?? null;
+
 /** The alternatives one group may match, as FTS5 expressions. */
 export function groupAlternatives(group: QueryGroup, match: GroupMatch): string[] {
   return alternatives(group, match).map(render);

@@ -109,19 +109,20 @@ export function withoutRows(hits: ScoredHits, rowids: ReadonlySet<number>): Scor
   };
 }
 
+/** The columns' weights, in COLUMNS order. */
+const WEIGHTS = COLUMNS.map((c) => COLUMN_WEIGHTS[c]);
+
 /**
  * Every match with its score (bm25 × recency × bulk), before exclusion labels; with
  * `keep`, for a head of that many: matches below a floor may be left out (ScoredHits.floor).
  */
 export function scoreHits(db: Db, ctx: RankContext, groups: Groups, keep: number | null = null): ScoredHits {
-  return rank(
-    db,
-    openPostings(db),
-    groups,
-    COLUMNS.map((c) => COLUMN_WEIGHTS[c]),
-    ctx,
-    keep,
-  );
+  return rank(db, openPostings(db), groups, WEIGHTS, ctx, keep);
+}
+
+/** Every live match of `groups` in every inbox, with its date (filtered lists: unscored). */
+export function liveMatches(db: Db, groups: Groups): ScoredHits {
+  return rank(db, openPostings(db), groups, WEIGHTS, null);
 }
 
 /** a ranks before b: score desc, then date desc, then rowid desc. */
@@ -136,7 +137,7 @@ function before(hits: ScoredHits, a: number, b: number): boolean {
 }
 
 /** Indexes of the first k hits (among `among`, all when null) in rank order. */
-function select(hits: ScoredHits, k: number, among: Int32Array | null): number[] {
+export function select(hits: ScoredHits, k: number, among: Int32Array | null): number[] {
   // A min-heap on rank of the best k seen: most hits lose to its root and cost one comparison.
   const heap: number[] = [];
   const size = among ? among.length : hits.length;
