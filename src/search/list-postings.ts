@@ -16,6 +16,11 @@ export interface ListWindow {
   readonly before: number | null;
   /** The last row of the previous page. */
   readonly position: { readonly date: number; readonly rowid: number } | null;
+  /**
+   * The rows of a small set every row belongs to (a thread, a rare label), when there is one:
+   * matches outside it are never candidates, so a page does not look through all the others.
+   */
+  readonly among: ReadonlySet<number> | null;
 }
 
 /**
@@ -53,11 +58,12 @@ function dateKeyed(hits: ScoredHits, ascending: boolean): ScoredHits {
   return { ...hits, scores: dates, dates, rowids: hits.rowids.map((rowid) => -rowid) };
 }
 
-/** Indexes of the hits within the date filters and after the keyset position. */
-function inWindow(hits: ScoredHits, { ascending, after, before, position }: ListWindow): Int32Array {
+/** Indexes of the hits within the date filters, after the keyset position and among `among`. */
+function inWindow(hits: ScoredHits, { ascending, after, before, position, among }: ListWindow): Int32Array {
   const kept = new Int32Array(hits.length);
   let n = 0;
   for (let h = 0; h < hits.length; h++) {
+    if (among !== null && !among.has(hits.rowids[h] as number)) continue;
     const date = hits.dates[h] as number;
     if ((after !== null && date < after) || (before !== null && date >= before)) continue;
     if (position !== null) {

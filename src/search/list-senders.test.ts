@@ -124,6 +124,31 @@ describe('list from filter plans', () => {
     }
   });
 
+  it('page a thread from its own messages, with or without identifier filters', () => {
+    const db = archive.db;
+    const threads = db
+      .prepare(
+        'SELECT thread_id FROM messages GROUP BY thread_id HAVING count(*) >= 3 ORDER BY count(*) DESC LIMIT 5',
+      )
+      .pluck()
+      .all() as string[];
+    expect(threads.length).toBe(5);
+    const members = db.prepare(
+      `SELECT m.message_id FROM messages m WHERE m.thread_id = ?
+         AND NOT EXISTS (SELECT 1 FROM message_labels h WHERE h.message_rowid = m.id AND h.label IN ('spam', 'trash', 'blocked'))
+       ORDER BY m.date DESC, m.id DESC`,
+    );
+    for (const threadId of threads) {
+      expect(allPages(db, { threadId, limit: 2 }).flat()).toEqual(members.pluck().all(threadId));
+      for (const filter of [{ to: 'acme' }, { subject: 're' }, { from: 'com', to: 'a' }]) {
+        const params = { threadId, limit: 1, ...filter };
+        expect(allPages(db, params), JSON.stringify(params)).toEqual(
+          allPages(db, params, { identifiers: 'fts' }),
+        );
+      }
+    }
+  });
+
   it('read few senders one by one, many common ones along the dates, many rare ones collected', () => {
     const senders = (count: number, messages: number): Sender[] =>
       Array.from({ length: count }, (_, i) => ({

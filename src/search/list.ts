@@ -170,10 +170,16 @@ export function listMessages(db: Db, params: unknown, plan: ListPlan = {}): List
       binds.attachmentType = attachmentTypeValue(request.attachmentType);
     }
     if (request.threadId !== null) {
-      where.push(
-        'm.thread_id IN (SELECT @thread UNION SELECT new_id FROM thread_aliases WHERE old_id = @thread)',
-      );
+      const thread = 'SELECT @thread UNION SELECT new_id FROM thread_aliases WHERE old_id = @thread';
+      where.push(`m.thread_id IN (${thread})`);
       binds.thread = request.threadId.trim();
+      // A thread's few messages drive the page (messages_thread): walking the date order read
+      // every message row of the inbox, 0.6 s warm and 11 s cold at 1M messages.
+      const inboxes = inboxId !== 0 ? '@inbox' : 'SELECT id FROM inboxes';
+      driver = {
+        sql: `SELECT t.id AS id FROM messages t WHERE t.inbox_id IN (${inboxes}) AND t.thread_id IN (${thread})`,
+        carriers: 0,
+      };
     }
     const print = fingerprint(['list', { ...request, limit: null, pageToken: null }]);
     const secret = indexSecret(db);
@@ -212,6 +218,7 @@ export function listMessages(db: Db, params: unknown, plan: ListPlan = {}): List
               after: request.after,
               before: request.before,
               position: position ?? null,
+              among: driver ? new Set(sql(db, driver.sql).pluck().all(binds) as number[]) : null,
             },
           )
         : pageRows(
