@@ -7,7 +7,26 @@
 
 import { type Db, sql } from '../store/index.js';
 import type { PageRow, RowQuery } from './list-senders.js';
-import { type ScoredHits, select } from './postings-rank.js';
+import { liveMatches, type ScoredHits, select } from './postings-rank.js';
+import type { Groups } from './segment-scores.js';
+import { archiveState, StateCache } from './state-cache.js';
+
+/**
+ * Identifier filters' matches kept per connection while the archive holds, by rows (24 bytes
+ * each: ~25 MB): a list's next page, and the HTTP thread list (one list per message of its
+ * page, with the same filters), read them again (1M messages, `to acme`: 42 ms a page).
+ */
+const keptMatches = new StateCache<ScoredHits>(1 << 20, (hits) => hits.length);
+
+/** Every live match of `groups` (see liveMatches), kept while the archive holds. */
+export function listMatches(db: Db, groups: Groups): ScoredHits {
+  return keptMatches.get(db, archiveState(db), JSON.stringify(groups), () => liveMatches(db, groups));
+}
+
+/** Forgets the matches kept for `db`. */
+export function clearListMatches(db: Db): void {
+  keptMatches.clear(db);
+}
 
 /** What a page may show of the matches' dates: the list's date filters and keyset. */
 export interface ListWindow {

@@ -5,7 +5,7 @@ import { parseQuery } from '../analysis/index.js';
 import { type Column, indexSecret } from '../index/index.js';
 import { type Db, inboxByName, loadMessages, type StoredMessage, sql } from '../store/index.js';
 import { type MessageItem, messageItem } from './hits.js';
-import { matchedPageRows } from './list-postings.js';
+import { listMatches, matchedPageRows } from './list-postings.js';
 import {
   DENSE_SHARE,
   matchingSenders,
@@ -17,7 +17,6 @@ import {
 import { identifierExpression, identifierPostings } from './match.js';
 import { decodePageToken, encodePageToken, fingerprint } from './page-token.js';
 import { type AttachmentTypeFilter, type ListRequest, validateListParams } from './params.js';
-import { liveMatches } from './postings-rank.js';
 import type { Groups } from './segment-scores.js';
 
 export interface ListResult {
@@ -209,7 +208,7 @@ export function listMessages(db: Db, params: unknown, plan: ListPlan = {}): List
         ? matchedPageRows(
             db,
             query,
-            liveMatches(
+            listMatches(
               db,
               matches.flatMap((match) => match.groups ?? []),
             ),

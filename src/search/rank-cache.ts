@@ -5,6 +5,7 @@
 import type { Db } from '../store/index.js';
 import { clearHitCaches } from './hits.js';
 import { clearHitsCache } from './hits-cache.js';
+import { clearListMatches } from './list-postings.js';
 import { clearRankThread } from './rank-thread.js';
 import type { Snapshot } from './snapshot.js';
 import { clearTopCache } from './top-cache.js';
@@ -15,11 +16,12 @@ const CACHED_RANKINGS = 16;
 const caches = new WeakMap<Db, Map<string, Snapshot>>();
 
 /**
- * Drops every cached ranking, ranked head and built hit of `db`, and every decoded phrase
- * hit (tests and benchmarks use it to act as a new process).
+ * Drops every cached ranking, ranked head, built hit and list's matches of `db`, and every
+ * decoded phrase hit (tests and benchmarks use it to act as a new process).
  */
 export function clearRankCache(db: Db): void {
   caches.delete(db);
+  clearListMatches(db);
   clearTopCache(db);
   clearHitCaches(db);
   clearHitsCache();
