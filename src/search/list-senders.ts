@@ -21,8 +21,9 @@ export interface RowQuery {
   readonly ascending: boolean;
   readonly rows: number;
   /**
-   * SQL selecting the `id`s of a rare set every row belongs to (a label few messages carry):
-   * its messages are read and sorted, where walking the date order would read the archive.
+   * SQL selecting the `id`s of a small set every row belongs to (a thread, a label few
+   * messages carry): its messages are read and sorted, where walking the date order would
+   * read the archive. A `from` filter read through its senders drives its own pages instead.
    */
   readonly driver?: string;
 }
