@@ -154,8 +154,8 @@ function queries(engine: Mailsift): Record<string, string[]> {
 
 /**
  * Lists by the identifier filters the keyword index matches (not among the kinds the bench
- * has always pooled as "filtered lists"): a word of a sampled subject, a sender's domain
- * label as a recipient, and both with a sender.
+ * has always pooled as "filtered lists"): a word of a sampled subject, an address-prefix
+ * query as the recipient, and the word with that query as the sender.
  */
 function identifierListFilters(db: Db, senders: readonly string[]): Array<Record<string, string>> {
   const subjects = db
