@@ -80,17 +80,42 @@ const attachmentTypeValue = (filter: AttachmentTypeFilter): string =>
  * carriers are collected first and the walk only probes them. Measured on 100k messages:
  * a type nobody carries took 90–120 ms per page walking, 6 ms collected.
  */
-function attachmentTypeCondition(db: Db, filter: AttachmentTypeFilter): string {
+function attachmentTypeCondition(db: Db, filter: AttachmentTypeFilter, dense: number): string {
   // Inline parts (signature logos, embedded images) are not what "carries a PDF" means.
   const carriers = `attachments a JOIN attachment_texts t ON t.sha256 = a.sha256
     WHERE a.inline = 0 AND ${'format' in filter ? 't.format = @attachmentType' : 't.detected_type GLOB @attachmentType'}`;
-  const dense = Math.max(1, Math.ceil(highestRowid(db) / DENSE_SHARE));
-  const found = sql(db, `SELECT count(*) FROM (SELECT 1 FROM ${carriers} LIMIT @dense)`)
-    .pluck()
-    .get({ attachmentType: attachmentTypeValue(filter), dense }) as number;
-  return found >= dense
+  return countUpTo(db, carriers, { attachmentType: attachmentTypeValue(filter) }, dense) >= dense
     ? `EXISTS (SELECT 1 FROM ${carriers} AND a.message_rowid = m.id)`
     : `m.id IN (SELECT a.message_rowid FROM ${carriers})`;
+}
+
+/** The rows of `from` (an SQL FROM clause, its WHERE included), counted up to `most`. */
+function countUpTo(db: Db, from: string, binds: Record<string, unknown>, most: number): number {
+  return sql(db, `SELECT count(*) FROM (SELECT 1 FROM ${from} LIMIT @most)`)
+    .pluck()
+    .get({ ...binds, most }) as number;
+}
+
+/**
+ * SQL of the `id`s carrying the rarest of `labels` (bound as @label0, @label1…) when fewer
+ * than `dense` messages carry it: it drives the page (see RowQuery.driver). At 1M messages a
+ * label nobody carried took 1.1 s walking the dates.
+ */
+function rareLabelRows(db: Db, labels: readonly string[], dense: number): string | undefined {
+  let rarest: string | undefined;
+  let fewest = dense;
+  labels.forEach((label, i) => {
+    const carriers = countUpTo(
+      db,
+      `message_labels WHERE label = @label${i}`,
+      { [`label${i}`]: label },
+      dense,
+    );
+    if (carriers >= fewest) return;
+    fewest = carriers;
+    rarest = `SELECT message_rowid AS id FROM message_labels WHERE label = @label${i}`;
+  });
+  return rarest;
 }
 
 /**
@@ -132,20 +157,13 @@ export function listMessages(db: Db, params: unknown, plan: ListPlan = {}): List
       where.push('m.id IN (SELECT rowid FROM keyword_index WHERE keyword_index MATCH @match)');
       binds.match = matches.map((match) => match.expression).join(' AND ');
     }
-    // A label fewer than 1 in DENSE_SHARE messages carry drives the page (see RowQuery.driver):
-    // at 1M messages a label nobody carried took 1.1 s walking the dates.
-    let driver: { sql: string; carriers: number } | undefined;
+    // Fewer than 1 in DENSE_SHARE messages: a set read first, not found by walking the dates.
     const dense = Math.max(1, Math.ceil(highestRowid(db) / DENSE_SHARE));
     request.labels.forEach((label, i) => {
       where.push(
         `EXISTS (SELECT 1 FROM message_labels l WHERE l.message_rowid = m.id AND l.label = @label${i})`,
       );
       binds[`label${i}`] = label;
-      const carriers = sql(db, 'SELECT count(*) FROM (SELECT 1 FROM message_labels WHERE label = ? LIMIT ?)')
-        .pluck()
-        .get(label, dense) as number;
-      if (carriers < dense && carriers < (driver?.carriers ?? dense))
-        driver = { sql: `SELECT message_rowid AS id FROM message_labels WHERE label = @label${i}`, carriers };
     });
     const hidden = hiddenLabels(request);
     where.push(
@@ -165,9 +183,10 @@ export function listMessages(db: Db, params: unknown, plan: ListPlan = {}): List
       );
     }
     if (request.attachmentType !== null) {
-      where.push(attachmentTypeCondition(db, request.attachmentType));
+      where.push(attachmentTypeCondition(db, request.attachmentType, dense));
       binds.attachmentType = attachmentTypeValue(request.attachmentType);
     }
+    let threadRows: string | undefined;
     if (request.threadId !== null) {
       const thread = 'SELECT @thread UNION SELECT new_id FROM thread_aliases WHERE old_id = @thread';
       where.push(`m.thread_id IN (${thread})`);
@@ -175,11 +194,9 @@ export function listMessages(db: Db, params: unknown, plan: ListPlan = {}): List
       // A thread's few messages drive the page (messages_thread): walking the date order read
       // every message row of the inbox, 0.6 s warm and 11 s cold at 1M messages.
       const inboxes = inboxId !== 0 ? '@inbox' : 'SELECT id FROM inboxes';
-      driver = {
-        sql: `SELECT t.id AS id FROM messages t WHERE t.inbox_id IN (${inboxes}) AND t.thread_id IN (${thread})`,
-        carriers: 0,
-      };
+      threadRows = `SELECT t.id AS id FROM messages t WHERE t.inbox_id IN (${inboxes}) AND t.thread_id IN (${thread})`;
     }
+    const driver = threadRows ?? rareLabelRows(db, request.labels, dense);
     const print = fingerprint(['list', { ...request, limit: null, pageToken: null }]);
     const secret = indexSecret(db);
     const dir = request.ascending ? '>' : '<';
@@ -200,7 +217,7 @@ export function listMessages(db: Db, params: unknown, plan: ListPlan = {}): List
       binds,
       ascending: request.ascending,
       rows: request.limit + 1,
-      ...(driver ? { driver: driver.sql } : {}),
+      ...(driver ? { driver } : {}),
     };
     const rows = emptyText
       ? []
@@ -217,7 +234,7 @@ export function listMessages(db: Db, params: unknown, plan: ListPlan = {}): List
               after: request.after,
               before: request.before,
               position: position ?? null,
-              among: driver ? new Set(sql(db, driver.sql).pluck().all(binds) as number[]) : null,
+              among: driver ? new Set(sql(db, driver).pluck().all(binds) as number[]) : null,
             },
           )
         : pageRows(
