@@ -27,6 +27,22 @@ export interface SourceEntry {
   read(): Promise<Buffer>;
 }
 
+/**
+ * Files under a source's root passed over as not mail (index and state files of mail
+ * servers and sync tools, editor backups, ...), one row per kind, so that nothing is
+ * skipped silently.
+ */
+export interface SkippedFiles {
+  /** Short stable name of the kind ('dovecot', 'editor-backup', 'not-mail', ...). */
+  readonly kind: string;
+  /** Why files of this kind are not read as mail. */
+  readonly reason: string;
+  /** Files (or whole directories, for tool databases and hidden directories) of this kind. */
+  readonly count: number;
+  /** Absolute path of the first one met, so the user can look at it. */
+  readonly example: string;
+}
+
 /** A mailbox on disk that can be scanned for messages. */
 export interface MailSource {
   readonly kind: SourceKind;
@@ -34,6 +50,8 @@ export interface MailSource {
   readonly path: string;
   /** Streams every message present now. Throws MailsiftError for unreadable roots. */
   scan(): AsyncIterable<SourceEntry>;
+  /** What the last complete scan passed over as not mail, per kind; empty before one. */
+  skipped(): readonly SkippedFiles[];
 }
 
 export interface Address {

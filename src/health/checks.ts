@@ -4,7 +4,7 @@
 import { CLEANER_VERSION } from '../clean/index.js';
 import { Mailsift } from '../engine.js';
 import { checkIndex } from '../index/index.js';
-import { type Db, sql } from '../store/index.js';
+import { type Db, skippedFiles, sql } from '../store/index.js';
 import {
   backlogGrowingSeconds,
   type EmbedderProbe,
@@ -41,6 +41,8 @@ export interface SourceHealth {
   readonly seenAtSource: number | null;
   readonly stored: number;
   readonly failed: number;
+  /** Files its last complete run passed over as not mail (status lists them per kind). */
+  readonly skipped: number;
   readonly checks: readonly HealthCheck[];
 }
 
@@ -126,13 +128,19 @@ function sourceHealth(db: Db, source: SourceRow, t: HealthThresholds, now: Date)
           Math.round(ageSeconds),
         );
   const seen = completed === null ? null : source.last_seen_count;
+  const skipped = skippedFiles(source.last_skipped);
+  // Skipped files are expected (server indexes, sync state), but named: never silent.
+  const notMail =
+    skipped.length === 0
+      ? ''
+      : `; skipped as not mail: ${skipped.map((s) => `${s.count} ${s.kind}`).join(', ')}`;
   const counted =
     seen === null
       ? check('source_count', 'ok', 'the source has not reported a count')
       : check(
           'source_count',
           seen === stored + failed ? 'ok' : 'warn',
-          `${seen} seen at the source, ${stored} stored, ${failed} failed`,
+          `${seen} seen at the source, ${stored} stored, ${failed} failed${notMail}`,
           seen - stored - failed,
         );
   return {
@@ -143,6 +151,7 @@ function sourceHealth(db: Db, source: SourceRow, t: HealthThresholds, now: Date)
     seenAtSource: seen,
     stored,
     failed,
+    skipped: skipped.reduce((total, s) => total + s.count, 0),
     checks: [sync, counted],
   };
 }
@@ -197,6 +206,7 @@ interface SourceRow {
   kind: string;
   last_run_completed_at: number | null;
   last_seen_count: number | null;
+  last_skipped: string | null;
 }
 
 function inboxHealth(

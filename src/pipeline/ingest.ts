@@ -5,7 +5,7 @@
 
 import { describeError, MailsiftError } from '../core/errors.js';
 import { withBoundedHeapGrowth } from '../core/heap-growth.js';
-import type { MailSource, SourceEntry } from '../core/types.js';
+import type { MailSource, SkippedFiles, SourceEntry } from '../core/types.js';
 import { openSource } from '../source/index.js';
 import type { Archive } from '../store/archive.js';
 import { hasExtraction, saveExtraction } from '../store/index.js';
@@ -69,6 +69,8 @@ export interface IngestProgress extends IngestCounts {
 export interface IngestReport extends IngestCounts {
   readonly inbox: string;
   readonly sources: readonly string[];
+  /** Files under the sources passed over as not mail, per kind with its reason and a first path. */
+  readonly skipped: readonly SkippedFiles[];
   /** Storing and indexing the messages, without the attachment extraction that follows. */
   readonly elapsedMs: number;
   /** Attachment text extracted after storing (absent when extraction was not asked for). */
@@ -164,9 +166,13 @@ async function ingestPaths(
   };
   const started = Date.now();
   const totals = emptyCounts();
+  const skipped: SkippedFiles[] = [];
   try {
     await withPragmas(store.db, INGEST_PRAGMAS, async () => {
-      for (const source of sources) addCounts(totals, await ingestSource(context, source, options));
+      for (const source of sources) {
+        addCounts(totals, await ingestSource(context, source, options));
+        skipped.push(...source.skipped());
+      }
     });
   } finally {
     await context.pool.close();
@@ -183,6 +189,7 @@ async function ingestPaths(
     ...totals,
     inbox: inbox.name,
     sources: sources.map((s) => s.path),
+    skipped: mergeSkipped(skipped),
     elapsedMs,
     ...(extraction ? { extraction } : {}),
   };
@@ -286,11 +293,9 @@ async function ingestSource(
     while (queue.length > 0) await writeNext();
     // Only a complete scan may conclude that a message disappeared.
     counts.deleted = store.sweep(sourceId, run);
-    db.prepare('UPDATE sources SET last_run_completed_at = ?, last_seen_count = ? WHERE id = ?').run(
-      Date.now(),
-      counts.scanned,
-      sourceId,
-    );
+    db.prepare(
+      'UPDATE sources SET last_run_completed_at = ?, last_seen_count = ?, last_skipped = ? WHERE id = ?',
+    ).run(Date.now(), counts.scanned, JSON.stringify(source.skipped()), sourceId);
     store.flushIndexes();
     db.exec('COMMIT');
   } catch (error) {
@@ -358,4 +363,14 @@ function emptyCounts(): IngestCounts {
 
 function addCounts(into: IngestCounts, from: IngestCounts): void {
   for (const key of Object.keys(into) as Array<keyof IngestCounts>) into[key] += from[key];
+}
+
+/** One row per kind over every source: counts added, the first source's example kept. */
+function mergeSkipped(rows: readonly SkippedFiles[]): SkippedFiles[] {
+  const byKind = new Map<string, SkippedFiles>();
+  for (const row of rows) {
+    const seen = byKind.get(row.kind);
+    byKind.set(row.kind, seen ? { ...seen, count: seen.count + row.count } : row);
+  }
+  return [...byKind.values()];
 }

@@ -87,27 +87,20 @@ async function listingOf<T>(dir: string, list: () => Promise<T[]>): Promise<T[] 
   }
 }
 
-/** Whether `dir` holds a `cur/` or `new/` subdirectory, the mark of a maildir. */
-export async function hasMaildirParts(dir: string): Promise<boolean> {
-  for (const part of ['cur', 'new']) {
-    try {
-      if ((await stat(`${dir}/${part}`)).isDirectory()) return true;
-    } catch {
-      // absent or unreadable: not a maildir part
-    }
-  }
-  return false;
-}
-
 /**
  * Stats a file found in a listing; null when it vanished or is not a regular file.
  * Synchronous for the same reason as readMessageFile: a stat from the dentry cache takes
  * microseconds, the thread-pool round trip ~0.2 ms of the ingest thread.
  */
 export function statListed(path: string): Stats | null {
+  const stats = statFound(path);
+  return stats?.isFile() ? stats : null;
+}
+
+/** Stats what a listing named, following links; null when it vanished since. */
+export function statFound(path: string): Stats | null {
   try {
-    const stats = statSync(path);
-    return stats.isFile() ? stats : null;
+    return statSync(path);
   } catch (error) {
     // A mail client moved or expunged the file between listing and stat: not an error.
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
@@ -142,13 +135,7 @@ export function fileEntry(
  * the read itself from the page cache (measured on a 5,000-message Maildir).
  */
 async function readMessageFile(file: string, maxMessageBytes: number): Promise<Buffer> {
-  let fd: number;
-  try {
-    fd = openSync(file, 'r');
-  } catch (error) {
-    throw fsError(error, file);
-  }
-  try {
+  return withFile(file, (fd) => {
     const { size } = fstatSync(fd);
     if (size > maxMessageBytes) {
       throw new MailsiftError(
@@ -158,6 +145,19 @@ async function readMessageFile(file: string, maxMessageBytes: number): Promise<B
       );
     }
     return readFileSync(fd);
+  });
+}
+
+/** Runs `use` on `file` opened for reading; fs errors become MailsiftErrors naming the file. */
+export function withFile<T>(file: string, use: (fd: number) => T): T {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch (error) {
+    throw fsError(error, file);
+  }
+  try {
+    return use(fd);
   } catch (error) {
     throw error instanceof MailsiftError ? error : fsError(error, file);
   } finally {

@@ -1,8 +1,8 @@
-// The source module: mailboxes on disk (mbox, Maildir/Maildir++, .eml trees) read as
-// streams of SourceEntry values. Other modules import only from here.
-export { EmlTreeSource } from './eml-tree-source.js';
+// The source module: mailboxes on disk (mbox files, mail trees of Maildir folders, loose
+// messages and mbox files) read as streams of SourceEntry values. Other modules import only
+// from here.
 export type { SourceOptions } from './fs-util.js';
-export { MaildirSource } from './maildir-source.js';
+export { type MailTreeOptions, MailTreeSource } from './mail-tree-source.js';
 export { type MboxOptions, MboxSource } from './mbox-source.js';
 export type { MboxFormat } from './mbox-splitter.js';
 export { detectKind, type OpenSourceOptions, openSource } from './open-source.js';

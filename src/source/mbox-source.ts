@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import type { MailSource, SourceEntry } from '../core/index.js';
+import type { MailSource, SkippedFiles, SourceEntry } from '../core/index.js';
 import { LIMITS, MailsiftError } from '../core/index.js';
 import { flagLabels, MBOX_STATUS_FLAGS } from './flags.js';
 import { fsError, resolveMaxMessageBytes, type SourceOptions, statExpecting } from './fs-util.js';
@@ -25,17 +25,13 @@ export class MboxSource implements MailSource {
 
   constructor(path: string, options: MboxOptions = {}) {
     this.path = resolve(path);
-    this.format = options.mboxFormat ?? 'mboxrd';
-    if (this.format !== 'mboxrd' && this.format !== 'mboxo') {
-      throw new MailsiftError(
-        'invalid_argument',
-        `mboxFormat must be 'mboxrd' or 'mboxo', got ${this.format}`,
-        {
-          param: 'mboxFormat',
-        },
-      );
-    }
+    this.format = resolveMboxFormat(options);
     this.maxMessageBytes = resolveMaxMessageBytes(options);
+  }
+
+  /** An mbox is one file of messages: nothing in it is passed over. */
+  skipped(): readonly SkippedFiles[] {
+    return [];
   }
 
   /**
@@ -94,6 +90,16 @@ export class MboxSource implements MailSource {
       ),
     );
   }
+}
+
+export function resolveMboxFormat(options: MboxOptions): MboxFormat {
+  const format = options.mboxFormat ?? 'mboxrd';
+  if (format !== 'mboxrd' && format !== 'mboxo') {
+    throw new MailsiftError('invalid_argument', `mboxFormat must be 'mboxrd' or 'mboxo', got ${format}`, {
+      param: 'mboxFormat',
+    });
+  }
+  return format;
 }
 
 /** Labels from Status, X-Status and X-Mozilla-Status; only the header block is looked at. */

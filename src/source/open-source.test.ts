@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MailsiftError } from '../core/index.js';
-import { EmlTreeSource, MaildirSource, MboxSource, openSource } from './index.js';
+import { MailTreeSource, MboxSource, openSource } from './index.js';
 import { collect, FIXTURES } from './test-helpers.js';
 
 const scratch = mkdtemp(join(tmpdir(), 'mailsift-open-'));
@@ -14,11 +14,11 @@ describe('openSource', () => {
   it.each([
     ['mbox/thunderbird/Inbox', MboxSource, 'mbox'],
     ['mbox/crlf/windows-export.mbox', MboxSource, 'mbox'],
-    ['maildir/dovecot', MaildirSource, 'maildir'],
-    ['maildir/nested', MaildirSource, 'maildir'],
-    ['maildir/dovecot/.Sent', MaildirSource, 'maildir'],
-    ['eml', EmlTreeSource, 'eml'],
-    ['eml/warehouse.eml', EmlTreeSource, 'eml'],
+    ['maildir/dovecot', MailTreeSource, 'maildir'],
+    ['maildir/nested', MailTreeSource, 'maildir'],
+    ['maildir/dovecot/.Sent', MailTreeSource, 'maildir'],
+    ['eml', MailTreeSource, 'eml'],
+    ['eml/warehouse.eml', MailTreeSource, 'eml'],
   ])('detects %s', async (relative, type, kind) => {
     const source = await openSource(join(FIXTURES, relative));
     expect(source).toBeInstanceOf(type);
@@ -32,6 +32,14 @@ describe('openSource', () => {
     const source = await openSource(root);
     expect(source.kind).toBe('maildir');
     expect((await collect(source)).map((e) => e.folder)).toEqual(['Sent']);
+  });
+
+  it('detects a root holding only nested maildirs (one per account, no dots) as a maildir tree', async () => {
+    const root = join(await scratch, 'accounts');
+    await cp(join(FIXTURES, 'maildir/nested/Work'), join(root, 'work'), { recursive: true });
+    const source = await openSource(root);
+    expect(source.kind).toBe('maildir');
+    expect((await collect(source)).map((e) => e.folder)).toEqual(['work', 'work/Clients']);
   });
 
   it('reads an empty file as an empty mbox', async () => {

@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { MailSource } from '../core/index.js';
-import { EmlTreeSource, MaildirSource, MboxSource } from './index.js';
+import { MailTreeSource, MboxSource } from './index.js';
 import { collect, FIXTURES } from './test-helpers.js';
 
 const cases: [string, () => MailSource][] = [
@@ -12,9 +12,9 @@ const cases: [string, () => MailSource][] = [
     () => new MboxSource(join(FIXTURES, 'mbox/gmail-takeout/All mail Including Spam and Trash.mbox')),
   ],
   ['mbox (duplicates)', () => new MboxSource(join(FIXTURES, 'mbox/duplicates/archive.mbox'))],
-  ['Maildir++ (Dovecot)', () => new MaildirSource(join(FIXTURES, 'maildir/dovecot'))],
-  ['nested maildirs', () => new MaildirSource(join(FIXTURES, 'maildir/nested'))],
-  ['.eml tree', () => new EmlTreeSource(join(FIXTURES, 'eml'))],
+  ['Maildir++ (Dovecot)', () => new MailTreeSource(join(FIXTURES, 'maildir/dovecot'))],
+  ['nested maildirs', () => new MailTreeSource(join(FIXTURES, 'maildir/nested'))],
+  ['.eml tree', () => new MailTreeSource(join(FIXTURES, 'eml'))],
 ];
 
 describe.each(cases)('MailSource contract: %s', (_, make) => {

@@ -39,4 +39,11 @@ export {
 export { type PendingCounts, pendingOn } from './pending-counts.js';
 export type { AttachmentMeta, PreparedMessage, StoredAttachment, StoredMessage } from './records.js';
 export { checkSenders, rebuildSenders } from './senders.js';
-export { type ArchiveStats, archiveStats, type FailureRecord, type InboxStats } from './stats.js';
+export {
+  type ArchiveStats,
+  archiveStats,
+  type FailureRecord,
+  type InboxStats,
+  type SourceStats,
+  skippedFiles,
+} from './stats.js';

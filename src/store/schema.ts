@@ -240,4 +240,9 @@ export const MIGRATIONS: readonly string[] = [
   CREATE UNIQUE INDEX thread_nodes_message ON thread_nodes (inbox_id, message_id);
   CREATE INDEX thread_nodes_thread ON thread_nodes (inbox_id, thread_id);
   `,
+  // 8: what a source's last complete scan passed over as not mail (index and state files,
+  // editor backups, ...), per kind with its reason: JSON of SkippedFiles[], for status.
+  `
+  ALTER TABLE sources ADD COLUMN last_skipped TEXT;
+  `,
 ];

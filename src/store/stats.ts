@@ -1,5 +1,6 @@
 // Archive statistics for `status`: totals and the same per inbox, plus recorded failures.
 
+import type { SkippedFiles } from '../core/index.js';
 import { type Db, sql } from './archive.js';
 import { pendingExtractions } from './attachment-texts.js';
 
@@ -21,6 +22,8 @@ export interface SourceStats {
   readonly lastRunStartedAt: string | null;
   readonly lastRunCompletedAt: string | null;
   readonly lastSeenCount: number | null;
+  /** Files the last complete run passed over as not mail, per kind. */
+  readonly skipped: readonly SkippedFiles[];
 }
 
 export interface FailureRecord {
@@ -43,6 +46,11 @@ export interface ArchiveStats {
   readonly pendingAttachments: number;
   readonly perInbox: readonly InboxStats[];
   readonly failureList: readonly FailureRecord[];
+}
+
+/** A source's recorded `last_skipped` column; none before its first complete run under schema 8. */
+export function skippedFiles(json: string | null): SkippedFiles[] {
+  return json === null ? [] : (JSON.parse(json) as SkippedFiles[]);
 }
 
 const count = (db: Db, text: string, ...args: unknown[]): number =>
@@ -68,6 +76,7 @@ export function archiveStats(db: Db, options: { failureLimit?: number } = {}): A
         last_run_started_at: number | null;
         last_run_completed_at: number | null;
         last_seen_count: number | null;
+        last_skipped: string | null;
       }>
     ).map((s) => ({
       path: s.path,
@@ -75,6 +84,7 @@ export function archiveStats(db: Db, options: { failureLimit?: number } = {}): A
       lastRunStartedAt: iso(s.last_run_started_at),
       lastRunCompletedAt: iso(s.last_run_completed_at),
       lastSeenCount: s.last_seen_count,
+      skipped: skippedFiles(s.last_skipped),
     }));
     return {
       inbox: inbox.name,

@@ -330,6 +330,7 @@ export const healthSchema = z.object({
             seenAtSource: z.number().int().nullable(),
             stored: z.number().int(),
             failed: z.number().int(),
+            skipped: z.number().int().describe('files its last complete run passed over as not mail'),
             checks: z.array(healthCheckSchema),
           }),
         ),

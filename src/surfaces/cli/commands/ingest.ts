@@ -8,6 +8,7 @@ import { type GlobalOptions, printJson, printLine, withEngine } from '../context
 import { withDrainLease } from '../drain-lease.js';
 import { countProgress, terminalProgress } from '../progress.js';
 import { configuredEmbedder } from '../providers.js';
+import { skippedLines } from '../skipped.js';
 import { extractionLine } from './extract.js';
 
 export function registerIngest(program: Command, globals: () => GlobalOptions): void {
@@ -76,6 +77,7 @@ export function registerIngest(program: Command, globals: () => GlobalOptions): 
             `${report.unchanged} unchanged, ${report.failed} failed, ${report.deleted} deleted ` +
             `(${Math.round(report.scanned / seconds)} msg/s)`,
         );
+        for (const line of skippedLines(report.skipped, '')) printLine(line);
         if (report.extraction && report.extraction.attachments > 0)
           printLine(extractionLine(report.extraction));
         if (embedding && 'embedded' in embedding) {

@@ -15,6 +15,7 @@ import {
 } from '../../../rag/index.js';
 import { type GlobalOptions, printJson, printLine, withEngine } from '../context.js';
 import { configuredEmbedder, configuredSummaryProbe } from '../providers.js';
+import { skippedLines } from '../skipped.js';
 
 export function healthLines(report: HealthReport): string[] {
   const lines = [`health: ${report.status}`];
@@ -86,6 +87,7 @@ export function registerStatus(program: Command, globals: () => GlobalOptions): 
           printLine(
             `    ${source.kind} ${source.path} (last complete run ${source.lastRunCompletedAt ?? 'never'})`,
           );
+          for (const line of skippedLines(source.skipped, '      ')) printLine(line);
         }
       }
       if (stats.failureList.length > 0) printLine('failures:');
