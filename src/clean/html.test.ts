@@ -72,6 +72,10 @@ describe('container hints', () => {
       'Outlook border-top',
       '<div style="border:none;border-top:solid #E1E1E1 1.0pt"><p>From: Bob</p></div><p>Old</p>',
     ],
+    ...['Od', 'Lähettäjä', 'Feladó', 'Kimden', '差出人', '发件人', '보낸 사람', 'Από', 'Від'].map((key) => [
+      `Outlook border-top, "${key}:"`,
+      `<div style="border:none;border-top:solid #E1E1E1 1.0pt"><p><b>${key}:</b> Bob</p></div><p>Old</p>`,
+    ]),
   ])('%s containers are quoted', (_client, quote) => {
     const { lines, hints } = flattenHtml(`<p>Reply</p>${quote}`);
     expect(hints[0]).toBeNull();

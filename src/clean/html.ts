@@ -5,6 +5,7 @@ import { type AnyNode, type Document, type Element, isTag, isText, Text } from '
 import { compile, type DomNode, type FormatCallback } from 'html-to-text';
 import { parseDocument } from 'htmlparser2';
 import { LIMITS } from '../core/limits.js';
+import { FROM_KEY_START } from './patterns.js';
 import { stripTags } from './strip.js';
 
 /** What the DOM says about a line: inside a quote container, inside a signature container. */
@@ -141,7 +142,7 @@ function startsWithFromKey(el: Element): boolean {
     const node = stack.pop() as AnyNode;
     if (isText(node)) {
       const text = node.data.trim();
-      if (text) return /^(from|da|von|de|van|от)\s?:/i.test(text);
+      if (text) return FROM_KEY_START.test(text);
     } else if (isTag(node)) {
       for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i] as AnyNode);
     }

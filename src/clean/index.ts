@@ -11,7 +11,7 @@ export { htmlToText } from './html.js';
 export { signatureRole } from './signature-role.js';
 
 /** Bumped whenever a rule changes, so evaluations can tell which cleaner produced a result. */
-export const CLEANER_VERSION = '2';
+export const CLEANER_VERSION = '3';
 
 export interface CleanOptions {
   /** HTML beyond this many characters is cut before parsing. */

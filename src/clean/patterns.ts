@@ -1,100 +1,192 @@
-// The line patterns that mark quoted history, forwards, signatures, disclaimers and footers
-// in the eight languages we support (en, it, de, fr, es, pt, nl, ru). Every pattern is tested
-// against one trimmed line of at most MAX_PATTERN_LINE characters, so none can run away.
+// The line patterns that mark quoted history, forwards, signatures, disclaimers and footers.
+// Reply headers, separators, header keys, mobile lines and sign-offs are built from the
+// per-language word lists in lexicon.ts. Every pattern is tested against one trimmed line of at
+// most MAX_PATTERN_LINE characters, and every repetition in them is bounded, so none can run away.
+import { DEVICES, type LexiconField, lexiconWords } from './lexicon.js';
 
 /** Lines longer than this are prose (or garbage), never a structural marker. */
 export const MAX_PATTERN_LINE = 400;
 
-/** `-----Original Message-----` and its translations. */
-export const ORIGINAL_MESSAGE =
-  /^-{2,}\s*(original message|mail original|messaggio originale|ursprüngliche nachricht|message d'origine|mensaje original|mensagem original|oorspronkelijk bericht|исходное сообщение)\s*-{2,}$/i;
+const escapeRegex = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
-/** Forward markers as Gmail, Thunderbird, Apple Mail and Outlook write them. */
+/** One alternation of `words`, longest first so that a phrase wins over its own prefix. */
+function alternation(words: readonly string[]): string {
+  return [...words]
+    .sort((a, b) => b.length - a.length)
+    .map(escapeRegex)
+    .join('|');
+}
+
+const words = (field: LexiconField): string => alternation(lexiconWords(field));
+
+/** The colon that ends a reply header; CJK clients write the full-width one. */
+const COLON = '[:：]';
+
+/** What may follow the phrase between the dashes: Thunderbird's "/ Orig.Msg." or "--- Original Message". */
+const SEPARATOR_TAIL = '(?:\\s*(?:\\/|-{2,3})[^-]{1,30})?';
+
+const dashed = (phrases: string): RegExp =>
+  new RegExp(`^-{2,}\\s*(?:${phrases})${SEPARATOR_TAIL}\\s*-{2,}$`, 'i');
+
+/** `-----Original Message-----` and its translations. */
+export const ORIGINAL_MESSAGE = dashed(words('originalMessage'));
+
+/** Forward markers as Gmail, Thunderbird, Yahoo, Apple Mail and Outlook write them. */
 export const FORWARD_MARKERS: readonly RegExp[] = [
-  /^-{2,}\s*(forwarded message|messaggio inoltrato|weitergeleitete nachricht|message transféré|mensaje reenviado|mensagem encaminhada|mensagem reencaminhada|doorgestuurd bericht|пересылаемое сообщение|пересланное сообщение)\s*-{2,}$/i,
-  /^(begin forwarded message|inizio messaggio inoltrato|anfang der weitergeleiteten nachricht|début du message réexpédié|début du message transféré|inicio del mensaje reenviado|início da mensagem reencaminhada|início da mensagem encaminhada|begin doorgestuurd bericht|начало переадресованного сообщения)\s?:$/i,
+  dashed(words('forwardedMessage')),
+  new RegExp(`^(?:${words('beginForwarded')})\\s?${COLON}$`, 'i'),
 ];
+
+/** Verbs CJK clients write straight after the name or the date, without a space. */
+const UNSPACED = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
+const VERBS = lexiconWords('wrote');
+const VERB = `(?:\\s(?:${alternation(VERBS.filter((v) => !UNSPACED.test(v)))})|(?:${alternation(VERBS.filter((v) => UNSPACED.test(v)))}))`;
+/** After the verb: the name, in languages that write it last ("schrieb Hans <h@x>:"), then the colon. */
+const VERB_END = `(?:\\s.{0,200})?\\s?${COLON}$`;
+const LEADS = words('leads');
 
 /**
  * Attribution lines that name their language: the lead word and the verb both match, so
  * "On Monday we met and she wrote:" passes here and is then rejected unless quoted lines
  * follow it or it carries a date or an address (see isStrongAttribution).
  */
-const ATTRIBUTIONS: readonly RegExp[] = [
-  /^on\s.{4,300}\swrote\s?:$/i,
-  /^il\s.{4,300}\sha scritto\s?:$/i,
-  /^am\s.{4,300}\sschrieb\s.{0,200}:$/i,
-  /^le\s.{4,300}\sa écrit\s?:$/i,
-  /^el\s.{4,300}\sescribió\s?:$/i,
-  /^(em|no dia|a)\s.{4,300}\sescreveu\s?:$/i,
-  /^op\s.{4,300}\s(schreef\s.{0,200}|het volgende geschreven\s?):$/i,
-  /^.{2,300}\s(написал|написала|написал\(а\)|пишет)\s?:$/i,
-];
+const LEAD_ATTRIBUTION = new RegExp(`^(?:${LEADS})\\s.{4,300}${VERB}${VERB_END}`, 'i');
 
 /**
  * Yahoo's plain text runs the attribution and the quoted text into one line; an address in
  * angle brackets before the verb is what tells it from prose.
  */
-export const RUN_ON_ATTRIBUTION =
-  /^(on|il|am|le|el|em|op)\s.{4,300}<[^<>\s@]{1,64}@[^<>\s]{1,200}>\)?,?\s?(wrote|ha scritto|schrieb|a écrit|escribió|escreveu|schreef)\s?:/i;
+export const RUN_ON_ATTRIBUTION = new RegExp(
+  `^(?:${LEADS})\\s.{4,300}<[^<>\\s]{1,64}@[^<>\\s]{1,200}>\\)?,?${VERB}\\s?${COLON}`,
+  'i',
+);
 
-/** Any "<someone> wrote:"-style line, accepted only right before quoted content. */
-const LOOSE_ATTRIBUTION =
-  /^.{2,300}\s(wrote|ha scritto|schrieb|geschreven|a écrit|escribió|escreveu|schreef|написал|написала|написал\(а\)|пишет)\s?.{0,200}:$/i;
+/**
+ * Any "<someone> wrote:"-style line, whatever opens it: Gmail writes most languages without a
+ * lead word ("pt., 5 lip 2019 o 14:34 Jan <j@x> napisał(a):", "Jan <j@x> ezt írta (…):").
+ */
+const VERB_ATTRIBUTION = new RegExp(`^.{2,300}${VERB}${VERB_END}`, 'i');
 
 /** A date, a time or an address inside an attribution: what mid-prose "she wrote:" lacks. */
 const ATTRIBUTION_EVIDENCE = /@|\d{1,2}:\d{2}|\b(19|20)\d{2}\b|\d{1,2}[./]\d{1,2}[./]\d{2,4}/;
 
-/** Gmail's Russian (and other) attributions have no verb: "пн, 4 мар. 2024 г. в 10:12, Имя <a@b>:". */
-const DATED_ADDRESS_ATTRIBUTION = /^.{0,120}\d.{0,160}<[^<>\s]{1,120}@[^<>\s]{1,120}>\s?:$/;
+/** Gmail's Russian, Japanese (and other) attributions have no verb: "2019年1月7日(月) 20:32 Name <a@b>:". */
+const DATED_ADDRESS_ATTRIBUTION = /^.{0,120}\d.{0,160}<[^<>\s]{1,120}@[^<>\s]{1,120}>\s?[:：]$/;
+
+const ADDRESS = /[\p{L}\p{N}._%+-]{1,64}@[\p{L}\p{N}-]{1,63}\.\p{L}{2}/u;
+/** A year, a numeric date, or a year in Arabic-Indic digits. */
+const DATE = /(?<!\d)(?:19|20)\d{2}(?!\d)|\d{1,2}[./-]\d{1,2}[./-]\d{2,4}|[٠-٩]{4}/;
+/** A clock time, also the Nordic "klo 17.50" and Arabic-Indic digits. */
+const TIME = /(?<!\d)\d{1,2}:\d{2}(?!\d)|\b(?:klo|kl\.?|kello)\s?\d{1,2}[.:]\d{2}|[٠-٩]{1,2}:[٠-٩]{2}/i;
+const COLON_END = /[:：]$/;
+
+const hasAddress = (line: string): boolean => line.includes('@') && ADDRESS.test(line);
+
+/** An address, or a date and a time: what every client's reply header carries. */
+export function hasHeaderEvidence(line: string): boolean {
+  return hasAddress(line) || (DATE.test(line) && TIME.test(line));
+}
 
 export function isAttribution(line: string): boolean {
-  return ATTRIBUTIONS.some((re) => re.test(line)) || DATED_ADDRESS_ATTRIBUTION.test(line);
+  return LEAD_ATTRIBUTION.test(line) || DATED_ADDRESS_ATTRIBUTION.test(line);
 }
 
 export function isLooseAttribution(line: string): boolean {
-  return isAttribution(line) || LOOSE_ATTRIBUTION.test(line);
+  return isAttribution(line) || VERB_ATTRIBUTION.test(line);
 }
 
 /** An attribution that stands as a boundary even without quoted lines after it. */
 export function isStrongAttribution(line: string): boolean {
-  return isAttribution(line) && ATTRIBUTION_EVIDENCE.test(line);
+  if (isAttribution(line)) return ATTRIBUTION_EVIDENCE.test(line);
+  return VERB_ATTRIBUTION.test(line) && hasHeaderEvidence(line);
+}
+
+/**
+ * The language-independent reply header: a line ending in a colon that carries an address or
+ * a date. Alone it is prose ("Figures for 2024:"); splitQuotes takes it only before quoted,
+ * indented or header-like text.
+ */
+export function isIntroLine(line: string): boolean {
+  return COLON_END.test(line) && (hasAddress(line) || DATE.test(line));
 }
 
 /** Lines that may start a wrapped attribution: a language lead word, or a date. */
-export const ATTRIBUTION_LEAD = /^(on|il|am|le|el|em|no dia|op)\s|\d/i;
+export const ATTRIBUTION_LEAD = new RegExp(`^(?:${LEADS})\\s|\\d|[٠-٩]`, 'i');
 
-export const FROM_KEY = /^\*?(from|da|von|de|van|от)\s?:\*?\s/i;
+const FROM_WORDS = words('from');
+
+export const FROM_KEY = new RegExp(`^\\*?(${FROM_WORDS})\\s?(?::\\*?\\s|：)`, 'i');
+
+/** A From key as the first text of an HTML header container (its value may sit in another element). */
+export const FROM_KEY_START = new RegExp(`^(${FROM_WORDS})\\s?${COLON}`, 'i');
 
 /** The other header keys of an Outlook reply/forward block, in our languages. */
-const HEADER_KEY =
-  /^\*?(sent|date|to|cc|subject|inviato|data|a|oggetto|gesendet|datum|an|betreff|envoyé|à|objet|date d'envoi|enviado el|enviado|enviada em|fecha|para|asunto|assunto|verzonden|aan|onderwerp|отправлено|дата|кому|тема|копия)\s?:\*?(\s|$)/i;
+const OTHER_KEYS = alternation((['date', 'to', 'cc', 'subject'] as const).flatMap(lexiconWords));
+const HEADER_KEY = new RegExp(`^\\*?(${OTHER_KEYS})\\s?(?::\\*?(?:\\s|$)|：)`, 'i');
 
 export function isHeaderKeyLine(line: string): boolean {
   return HEADER_KEY.test(line);
 }
 
-export const SUBJECT_KEY =
-  /^\*?(subject|oggetto|betreff|objet|asunto|assunto|onderwerp|тема)\s?:\*?\s?(.*)$/i;
-export const DATE_KEY =
-  /^\*?(date|sent|data|inviato|datum|gesendet|envoyé|date d'envoi|enviado el|enviado|enviada em|fecha|verzonden|дата|отправлено)\s?:\*?\s?(.*)$/i;
-export const FROM_VALUE = /^\*?(from|da|von|de|van|от)\s?:\*?\s?(.*)$/i;
+/** A key and its value, the key from one field of the lexicon. */
+const keyValue = (field: LexiconField): RegExp =>
+  new RegExp(`^\\*?(${words(field)})\\s?${COLON}\\*?\\s?(.*)$`, 'i');
+
+export const SUBJECT_KEY = keyValue('subject');
+export const DATE_KEY = keyValue('date');
+export const FROM_VALUE = keyValue('from');
 
 /** Subject prefixes that make an Outlook header block a forward rather than a reply. */
-export const FORWARD_SUBJECT = /^(fw|fwd|wg|tr|i|rv|enc|doorst|пересл)\s?:/i;
+export const FORWARD_SUBJECT = new RegExp(`^(?:${words('forwardPrefix')})\\s?${COLON}`, 'i');
 
 /** Outlook's plain-text separator line before the From: block. */
 export const UNDERSCORE_RULE = /^_{10,}$/;
 
 export const SIGNATURE_DELIMITER = /^--\s?$/;
 
-/** Mobile client signatures, matched as a whole line (a trailing link is allowed). */
-export const MOBILE_SIGNATURE =
-  /^(sent from my .{2,40}|sent from (yahoo mail|mail|outlook)( (for|on) .{2,30})?|(ottieni|scarica) outlook per (ios|android)|outlook für (ios|android) herunterladen|obtenir outlook pour (ios|android)|obtener outlook para (ios|android)|sent with proton mail.{0,40}|get outlook for (ios|android)|inviato da (iphone|ipad|il mio .{2,30}|outlook.{0,20}|yahoo mail.{0,20})|von meinem .{2,30} gesendet|envoyé de mon .{2,30}|enviado desde mi .{2,30}|enviado do meu .{2,30}|enviado de meu .{2,30}|verzonden vanaf mijn .{2,30}|verstuurd vanaf mijn .{2,30}|отправлено с .{2,30}|отправлено из .{2,40})\s*(<https?:[^>\s]{1,200}>)?$/i;
+const DEVICE = `(?:${alternation(DEVICES)})`;
+const NAMES_DEVICE = new RegExp(DEVICE, 'i');
 
-/** Polite closings that may open a sign-off block. */
-export const SIGN_OFF =
-  /^(best|best regards|kind regards|regards|warm regards|many thanks|thanks|thank you|cheers|sincerely|yours|all the best|cordiali saluti|saluti|grazie|un saluto|mit freundlichen grüßen|viele grüße|beste grüße|liebe grüße|gruß|grüße|cordialement|bien à vous|bien cordialement|merci|saludos|un saludo|atentamente|gracias|atenciosamente|abraços|obrigado|obrigada|cumprimentos|met vriendelijke groet|groeten|groet|с уважением|спасибо|всего доброго)[,.!]?$/i;
+/** A mobile template as a pattern: `*` any short device name, `#` a short text naming a device or app. */
+function mobileTemplate(template: string): string {
+  return template
+    .split(/([*#])/)
+    .map((part) => {
+      if (part === '*') return '.{2,40}';
+      if (part === '#') return `[^.!?]{0,30}${DEVICE}[^.!?]{0,30}`;
+      return escapeRegex(part);
+    })
+    .join('');
+}
+
+const LINK = '<https?:[^>\\s]{1,200}>';
+
+/** "Get Outlook for iOS" in every language: a short line naming Outlook and a phone system. */
+const GET_OUTLOOK = `(?=[^.!?]{1,80}(?:${LINK})?$)(?=.*\\boutlook\\b)(?=.*\\b(?:ios|android)\\b)[^.!?]{1,80}`;
+
+/** A whole line of one of `templates`; a final stop and a trailing link are allowed. */
+const wholeLine = (templates: readonly string[]): RegExp =>
+  new RegExp(`^(?:${templates.join('|')})[.!]?\\s*(${LINK})?$`, 'i');
+
+const MOBILE_TEMPLATES = lexiconWords('mobile');
+const ANY_DEVICE_LINE = wholeLine(MOBILE_TEMPLATES.filter((t) => !t.includes('#')).map(mobileTemplate));
+const NAMED_DEVICE_LINE = wholeLine([
+  ...MOBILE_TEMPLATES.filter((t) => t.includes('#')).map(mobileTemplate),
+  GET_OUTLOOK,
+]);
+
+/**
+ * A mobile client's signature line. The templates that need a device name only run on lines
+ * that have one: this test runs at the end of every message.
+ */
+export function isMobileSignature(line: string): boolean {
+  return ANY_DEVICE_LINE.test(line) || (NAMES_DEVICE.test(line) && NAMED_DEVICE_LINE.test(line));
+}
+
+const SIGN_OFFS = words('signOffs');
+
+/** Polite closings that may open a sign-off block, also two of them ("Mit freundlichen Grüßen / Best regards"). */
+export const SIGN_OFF = new RegExp(`^(?:${SIGN_OFFS})(?:\\s?\\/\\s?(?:${SIGN_OFFS}))?[,.!:、。，！،]?$`, 'i');
 
 /** Lines that only a contact block carries: phone, web, address, job title. */
 export const CONTACT_LINE =

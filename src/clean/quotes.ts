@@ -1,6 +1,8 @@
-// Quoted history and forwards in a body split into lines: `>` quoting, attribution lines,
-// Outlook header blocks, "Original Message" separators and forward markers, plus the
-// container hints the HTML flattener found. Authored lines between quotes stay authored.
+// Quoted history and forwards in a body split into lines: `>` quoting, attribution lines (in
+// the lexicon's languages, or any line ending in a colon after an address or a date that
+// quoted, indented or header-like text follows), Outlook header blocks, "Original Message"
+// separators and forward markers, plus the container hints the HTML flattener found. Authored
+// lines between quotes stay authored.
 import type { ForwardedBlock, SpanKind } from '../core/types.js';
 import type { LineHint } from './html.js';
 import {
@@ -10,7 +12,9 @@ import {
   FORWARD_SUBJECT,
   FROM_KEY,
   FROM_VALUE,
+  hasHeaderEvidence,
   isHeaderKeyLine,
+  isIntroLine,
   isLooseAttribution,
   isStrongAttribution,
   MAX_PATTERN_LINE,
@@ -28,10 +32,18 @@ export interface QuoteSplit {
   readonly forwarded: ForwardedBlock[];
 }
 
+/** Spaces the patterns read as a plain space. */
+const ODD_SPACES = /[\u00a0\u202f\t]/g;
+/** Direction marks Gmail wraps Hebrew and Arabic headers (and the addresses inside) in. */
+const BIDI_CONTROLS = /[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+/** Either of the two, tested first: most lines have neither and need no replacing. */
+const ODD_CHARS = /[\u00a0\u202f\t\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+
 /** A line as the patterns see it: trimmed, spaces normalized, empty when too long to be a marker. */
 export function patternLine(line: string): string {
   if (line.length > MAX_PATTERN_LINE) return '';
-  return line.replace(/[\u00a0\u202f\t]/g, ' ').trim();
+  if (!ODD_CHARS.test(line)) return line.trim();
+  return line.replace(ODD_SPACES, ' ').replace(BIDI_CONTROLS, '').trim();
 }
 
 const isQuotePrefixed = (line: string): boolean => /^[ \t]{0,8}>/.test(line);
@@ -101,13 +113,58 @@ function parseForward(lines: readonly string[], norm: readonly string[], from: n
   return { ...fields, text: lines.slice(i).join('\n').trim() };
 }
 
-/** Length of a two-line attribution starting at `i` (2), a one-line one (1), or 0. */
-function attributionLength(norm: readonly string[], i: number, test: (line: string) => boolean): 0 | 1 | 2 {
+const endsWithColon = (t: string): boolean => t.endsWith(':') || t.endsWith('：');
+
+/** Joins a header the client wrapped; an address cut at its bracket is joined without a space. */
+const joinWrapped = (first: string, second: string): string =>
+  first.endsWith('<') || second.startsWith('>') ? `${first}${second}` : `${first} ${second}`;
+
+/**
+ * Shortest first line of a wrapped header that has no verb to recognise it by: clients wrap
+ * at 70-80 characters, so a short line before a colon line is the author's own.
+ */
+const MIN_WRAPPED_LINE = 40;
+
+interface ReplyHeader {
+  /** The header as one line. */
+  readonly text: string;
+  /** Its last line. */
+  readonly last: number;
+}
+
+/** The reply header that starts at `i`, on one line or wrapped over two, or null. */
+function replyHeaderAt(norm: readonly string[], i: number): ReplyHeader | null {
   const t = norm[i] as string;
-  if (t.endsWith(':') && test(t)) return 1;
+  if (endsWithColon(t)) return isLooseAttribution(t) || isIntroLine(t) ? { text: t, last: i } : null;
   const next = norm[i + 1];
-  if (next?.endsWith(':') && !t.endsWith(':') && ATTRIBUTION_LEAD.test(t) && test(`${t} ${next}`)) return 2;
-  return 0;
+  if (next === undefined || !endsWithColon(next) || !ATTRIBUTION_LEAD.test(t)) return null;
+  const text = joinWrapped(t, next);
+  if (isLooseAttribution(text)) return { text, last: i + 1 };
+  return t.length >= MIN_WRAPPED_LINE && isIntroLine(text) ? { text, last: i + 1 } : null;
+}
+
+/** A list item's bullet or number: indented lists are the author's, not quoted text. */
+const LIST_ITEM = /^(?:[-*•·–]|\d{1,3}[.)])\s/;
+
+const isIndented = (line: string): boolean => /^(?:\t| {2,})\S/.test(line) && !LIST_ITEM.test(line.trim());
+
+/**
+ * Whether a reply header with nothing `>`-quoted after it still starts the history: a dated
+ * attribution always does; a language-independent one when header-like text follows it (a
+ * forwarded or Outlook block), or indented text (clients that quote by indenting) and it
+ * carries an address or a date and a time.
+ */
+function startsHistory(
+  header: ReplyHeader,
+  lines: readonly string[],
+  norm: readonly string[],
+  next: number,
+): boolean {
+  if (isStrongAttribution(header.text)) return true;
+  if (next < 0 || !isIntroLine(header.text)) return false;
+  const t = norm[next] as string;
+  if (FROM_KEY.test(t) || isHeaderKeyLine(t)) return true;
+  return isIndented(lines[next] as string) && hasHeaderEvidence(header.text);
 }
 
 /**
@@ -157,17 +214,17 @@ export function splitQuotes(lines: readonly string[], hints: readonly LineHint[]
       kinds[i] = 'signature';
       continue;
     }
-    const loose = attributionLength(norm, i, isLooseAttribution);
-    if (loose > 0) {
-      const last = i + loose - 1;
-      if (quotedAt(nextNonBlank(norm, lines, last))) {
-        for (let j = i; j <= last; j++) kinds[j] = 'quoted';
-        i = last;
+    const header = replyHeaderAt(norm, i);
+    if (header !== null) {
+      const next = nextNonBlank(norm, lines, header.last);
+      if (quotedAt(next)) {
+        for (let j = i; j <= header.last; j++) kinds[j] = 'quoted';
+        i = header.last;
         continue;
       }
-      if (attributionLength(norm, i, isStrongAttribution) > 0) return restFrom(i, 'quoted');
+      if (startsHistory(header, lines, norm, next)) return restFrom(i, 'quoted');
     }
-    if (RUN_ON_ATTRIBUTION.test(t)) return restFrom(i, 'quoted');
+    if (t.includes('@') && RUN_ON_ATTRIBUTION.test(t)) return restFrom(i, 'quoted');
     kinds[i] = 'authored';
   }
   return { kinds, forwarded };

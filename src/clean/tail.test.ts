@@ -34,13 +34,108 @@ describe('signatures', () => {
     'Get Outlook for Android',
     'Sent from Yahoo Mail on Android',
     'Sent from my Samsung Galaxy smartphone.',
+    'Sent with Proton Mail secure email.',
+    "Wysłane z iPhone'a",
+    'Odesláno z iPhonu',
+    'Odoslané z iPhonu',
+    'iPhone-ról küldve',
+    'Trimis de pe iPhone-ul meu',
+    'Lähetetty iPhonesta',
+    'Skickat från min iPhone',
+    'Sendt fra min iPhone',
+    'Στάλθηκε από το iPhone μου',
+    "iPhone'umdan gönderildi",
+    'נשלח מה-iPhone שלי',
+    'أُرسلت من الـ iPhone',
+    'iPhoneから送信',
+    '发自我的iPhone',
+    '從我的 iPhone 傳送',
+    '나의 iPhone에서 보냄',
+    'Надіслано з iPhone',
+    'Изпратено от моя iPhone',
+    'Poslano s mog iPhonea',
+    'Послато са мог iPhone уређаја',
+    'Išsiųsta iš mano iPhone',
+    'Sūtīts no mana iPhone',
+    "Saadetud minu iPhone'ist",
+    'Hanki Outlook for iOS',
+    'Skaffa Outlook för Android<https://aka.ms/ghei36>',
+    'iOS 版 Outlook を入手',
   ])('recognises the mobile signature "%s"', (signature) => {
     expect(kindsOf(`Ok, go ahead.\n\n${signature}`)).toEqual(['authored', null, 'signature']);
   });
 
-  it('takes name and contact lines after a sign-off, keeping the sign-off', () => {
+  it('takes name and contact lines after a sign-off, and the sign-off with them', () => {
     const text = 'Price confirmed.\n\nBest regards,\nMark Taylor\nProcurement Manager\nTel: +44 20 7946 0958';
-    expect(kindsOf(text)).toEqual(['authored', null, 'authored', 'signature', 'signature', 'signature']);
+    expect(kindsOf(text)).toEqual(['authored', null, 'signature', 'signature', 'signature', 'signature']);
+  });
+
+  /** Sign-offs in the lexicon's languages, each over a card of a name, a role and a phone. */
+  const SIGN_OFFS = [
+    'Regards,',
+    'Cheers,',
+    'Mit freundlichen Grüßen',
+    'Cordialement,',
+    'Pozdrawiam,',
+    'S pozdravem',
+    'S pozdravom,',
+    'Üdvözlettel:',
+    'Cu stimă,',
+    'Ystävällisin terveisin,',
+    'Med vänliga hälsningar',
+    'Med vennlig hilsen',
+    'Med venlig hilsen',
+    'Bestu kveðjur,',
+    'Με εκτίμηση,',
+    'Saygılarımla,',
+    'בברכה,',
+    'مع التحية،',
+    'よろしくお願いいたします。',
+    '此致',
+    '감사합니다.',
+    'З повагою,',
+    'С уважение,',
+    'S poštovanjem,',
+    'Lep pozdrav,',
+    'Pagarbiai,',
+    'Ar cieņu,',
+    'Lugupidamisega',
+    'Mit freundlichen Grüßen / Best regards',
+  ];
+
+  it.each(SIGN_OFFS)('"%s" joins the card that follows it', (signOff) => {
+    const text = `Price confirmed.\n\n${signOff}\nJan Kowalski\nSales Manager\n+48 22 123 45 67`;
+    expect(kindsOf(text)).toEqual(['authored', null, 'signature', 'signature', 'signature', 'signature']);
+  });
+
+  it.each(SIGN_OFFS)('"%s" that ends the message stays authored', (signOff) => {
+    expect(kindsOf(`Price confirmed.\n\n${signOff}`)).toEqual(['authored', null, 'authored']);
+  });
+
+  it('joins a sign-off to the card after a blank line, and to a signature container', () => {
+    expect(kindsOf('Done.\n\nPozdrawiam,\n\nJan Kowalski\nKierownik\ntel. +48 22 123 45 67')).toEqual([
+      'authored',
+      null,
+      'signature',
+      null,
+      'signature',
+      'signature',
+      'signature',
+    ]);
+    const lines = ['Done.', '', 'Terveisin,', 'Matti Virtanen', 'Myyntipäällikkö', '+358 40 123 4567'];
+    const kinds = splitQuotes(lines, [null, null, null, 'signature', 'signature', 'signature']).kinds;
+    splitTails(lines, kinds);
+    expect(kinds).toEqual(['authored', null, 'signature', 'signature', 'signature', 'signature']);
+  });
+
+  it('keeps a sign-off before a mobile line authored', () => {
+    expect(kindsOf("Done.\n\nPozdrawiam\n\nWysłane z iPhone'a")).toEqual([
+      'authored',
+      null,
+      'authored',
+      null,
+      'signature',
+    ]);
   });
 
   it('keeps a sign-off and a bare name: no contact cue, no signature', () => {
@@ -81,6 +176,13 @@ describe('signatures', () => {
       'authored',
     ]);
   });
+
+  it.each(['Wysłane z biura wczoraj', 'Lähetetty eilen', 'Skickat från kontoret'])(
+    'keeps "%s" authored: a sent-from phrase names no device',
+    (line) => {
+      expect(kindsOf(`Ok, go ahead.\n\n${line}`)).toEqual(['authored', null, 'authored']);
+    },
+  );
 
   it('does not take a mobile phrase inside a sentence', () => {
     expect(kindsOf('Sorry for typos, sent from my iPhone while walking to the station')).toEqual([

@@ -6,7 +6,7 @@ import {
   CONTACT_LINE,
   DISCLAIMER,
   FOOTER,
-  MOBILE_SIGNATURE,
+  isMobileSignature,
   SIGN_OFF,
   SIGNATURE_DELIMITER,
 } from './patterns.js';
@@ -83,7 +83,7 @@ function signatureStart(lines: readonly string[], from: number, to: number): num
   for (let i = from; i <= to; i++) if ((lines[i] as string).trim() !== '') nonBlank.push(i);
   const last = nonBlank[nonBlank.length - 1];
   if (last === undefined) return -1;
-  if (MOBILE_SIGNATURE.test(patternLine(lines[last] as string))) {
+  if (isMobileSignature(patternLine(lines[last] as string))) {
     const before = signatureStart(lines, from, last - 1);
     return before >= 0 ? before : last;
   }
@@ -148,6 +148,28 @@ function splitRunTail(
   if (signature >= 0) mark(kinds, lines, signature, lastLine, 'signature');
 }
 
+/**
+ * A closing formula goes with the card it introduces ("Best regards," over a name, title and
+ * phone), whichever detector or HTML container found the card; before a bare name, a mobile
+ * line or nothing at all it stays the author's words.
+ */
+function joinSignOffs(lines: readonly string[], kinds: LineKinds): void {
+  let previous = -1;
+  for (let i = 0; i < kinds.length; i++) {
+    if (kinds[i] === null) continue;
+    const opensSignature = kinds[i] === 'signature' && previous >= 0 && kinds[previous] === 'authored';
+    if (opensSignature && SIGN_OFF.test(patternLine(lines[previous] as string))) {
+      const card: string[] = [];
+      for (let j = i; j < kinds.length && card.length < MAX_CONTACT_LINES; j++) {
+        if (kinds[j] === 'signature') card.push(patternLine(lines[j] as string));
+        else if (kinds[j] !== null) break;
+      }
+      if (isContactBlock(card)) kinds[previous] = 'signature';
+    }
+    previous = i;
+  }
+}
+
 /** Applies the tail detectors to every maximal run of authored lines. */
 export function splitTails(lines: readonly string[], kinds: LineKinds): void {
   let runFrom = -1;
@@ -172,4 +194,5 @@ export function splitTails(lines: readonly string[], kinds: LineKinds): void {
     runTo = i;
   });
   close();
+  joinSignOffs(lines, kinds);
 }
