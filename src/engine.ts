@@ -1,31 +1,19 @@
 // The facade every surface calls. The engine reads no configuration and prints
 // nothing: surfaces resolve --db, environment and config, then call these methods.
+// What only writing or answering needs (parsing, cleaning, extraction, retrieval and its
+// models) is imported by the async methods that use it, so a process that opens the engine
+// to search or read pays for none of it.
 
 import { MailsiftError } from './core/errors.js';
 import { ensureKeywordIndex, keywordIndexHook } from './index/index.js';
-import {
-  type AttachmentContent,
-  findAttachment,
-  loadAttachmentContent,
-} from './pipeline/attachment-content.js';
-import {
-  type ExtractPendingOptions,
-  type ExtractPendingReport,
-  extractPending,
-} from './pipeline/extract-pending.js';
-import { type IngestOptions, type IngestReport, ingest } from './pipeline/ingest.js';
-import { type RecleanOptions, type RecleanReport, reclean } from './pipeline/reclean.js';
-import { type ReextractReport, reextract } from './pipeline/reextract.js';
-import {
-  type Answer,
-  type AskOptions,
-  ensureRagTables,
-  type RetrievalResult,
-  type RetrieveOptions,
-  ask as ragAsk,
-  ragIndexHook,
-  retrieve as ragRetrieve,
-} from './rag/index.js';
+import type { AttachmentContent } from './pipeline/attachment-content.js';
+import type { ExtractPendingOptions, ExtractPendingReport } from './pipeline/extract-pending.js';
+import type { IngestOptions, IngestReport } from './pipeline/ingest.js';
+import type { RecleanOptions, RecleanReport } from './pipeline/reclean.js';
+import type { ReextractReport } from './pipeline/reextract.js';
+import type { Answer, AskOptions, RetrievalResult, RetrieveOptions } from './rag/index.js';
+import { ensureRagTables } from './rag/schema.js';
+import { ragIndexHook } from './rag/sync.js';
 import {
   type ListParams,
   type ListResult,
@@ -74,7 +62,8 @@ export class Mailsift {
     return new Mailsift(archive);
   }
 
-  ingest(paths: readonly string[], options: IngestOptions = {}): Promise<IngestReport> {
+  async ingest(paths: readonly string[], options: IngestOptions = {}): Promise<IngestReport> {
+    const { ingest } = await import('./pipeline/ingest.js');
     return ingest(this.archive, paths, options);
   }
 
@@ -87,13 +76,15 @@ export class Mailsift {
   }
 
   /** Hybrid retrieval for RAG: a context pack of cited passages (keyword-only without an embedder). */
-  retrieve(question: string, options: RetrieveOptions = {}): Promise<RetrievalResult> {
-    return ragRetrieve(this, question, options);
+  async retrieve(question: string, options: RetrieveOptions = {}): Promise<RetrievalResult> {
+    const { retrieve } = await import('./rag/retrieve.js');
+    return retrieve(this, question, options);
   }
 
   /** An answer with citations: from the LLM when one is given, else extractive. */
-  ask(question: string, options: AskOptions = {}): Promise<Answer> {
-    return ragAsk(this, question, options);
+  async ask(question: string, options: AskOptions = {}): Promise<Answer> {
+    const { ask } = await import('./rag/answer.js');
+    return ask(this, question, options);
   }
 
   listMessages(params: ListParams): ListResult {
@@ -116,30 +107,34 @@ export class Mailsift {
   }
 
   /** An attachment of a message by 0-based ordinal or filename, with its bytes and extracted text. */
-  getAttachment(
+  async getAttachment(
     id: string,
     which: string | number,
     options: { inbox?: string } = {},
   ): Promise<AttachmentContent> {
     const message = this.getMessage(id, options);
+    const { findAttachment, loadAttachmentContent } = await import('./pipeline/attachment-content.js');
     return loadAttachmentContent(this.archive.db, message, findAttachment(message, which));
   }
 
   /** Extracts the attachments stored without text yet (ingest with extractAttachments: false). */
-  extractPending(options: ExtractPendingOptions = {}): Promise<ExtractPendingReport> {
+  async extractPending(options: ExtractPendingOptions = {}): Promise<ExtractPendingReport> {
+    const { extractPending } = await import('./pipeline/extract-pending.js');
     return extractPending(this.archive, options);
   }
 
   /** Extracts the text of every stored attachment of one format again and re-indexes its messages. */
-  reextract(
+  async reextract(
     format: string,
     options: { onProgress?: (done: number, total: number) => void } = {},
   ): Promise<ReextractReport> {
+    const { reextract } = await import('./pipeline/reextract.js');
     return reextract(this.archive, format, options);
   }
 
   /** Cleans the stored messages again with the current rules (after an upgrade), re-indexing those that changed. */
-  reclean(options: RecleanOptions = {}): Promise<RecleanReport> {
+  async reclean(options: RecleanOptions = {}): Promise<RecleanReport> {
+    const { reclean } = await import('./pipeline/reclean.js');
     return reclean(this.archive, options);
   }
 

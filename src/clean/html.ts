@@ -1,9 +1,9 @@
 // HTML → lines of text. The DOM is pruned of invisible content and the containers that
 // mail clients wrap quotes and signatures in are marked with sentinel characters before
 // html-to-text flattens it, so quote structure survives flattening as per-line hints.
-import { type AnyNode, type Document, type Element, isTag, isText, Text } from 'domhandler';
-import { compile, type DomNode, type FormatCallback } from 'html-to-text';
-import { parseDocument } from 'htmlparser2';
+import { createRequire } from 'node:module';
+import { type AnyNode, type Document, type Element, isTag, isText } from 'domhandler';
+import type { DomNode, FormatCallback, HtmlToTextOptions } from 'html-to-text';
 import { LIMITS } from '../core/limits.js';
 import { FROM_KEY_START } from './patterns.js';
 import { stripTags } from './strip.js';
@@ -79,7 +79,7 @@ function bodies(document: Document): AnyNode[] {
   return found.length > 0 ? found : document.children;
 }
 
-const convert = compile({
+const CONVERT_OPTIONS: HtmlToTextOptions = {
   wordwrap: false,
   preserveNewlines: false,
   formatters: { parsedDom: walkParsedDom },
@@ -101,7 +101,31 @@ const convert = compile({
       options: { leadingLineBreaks: 2, trailingLineBreaks: 2 },
     })),
   ],
-}) as (html: string, metadata: Document) => string;
+};
+
+interface HtmlLibraries {
+  readonly parseDocument: typeof import('htmlparser2').parseDocument;
+  readonly Text: typeof import('domhandler').Text;
+  readonly convert: (html: string, metadata: Document) => string;
+}
+
+let libraries: HtmlLibraries | undefined;
+
+/**
+ * htmlparser2, its DOM and html-to-text, loaded with the first HTML body flattened: every
+ * process that opens an archive loads this module (the cleaner's version, the index's authored
+ * text), and one that searches or reads mail flattens nothing (they took ~60 ms of its start).
+ * Required, as flattening is synchronous; the DOM's nodes all come from the same build.
+ */
+function htmlLibraries(): HtmlLibraries {
+  if (libraries) return libraries;
+  const require = createRequire(import.meta.url);
+  const { compile } = require('html-to-text') as typeof import('html-to-text');
+  const { parseDocument } = require('htmlparser2') as typeof import('htmlparser2');
+  const { Text } = require('domhandler') as typeof import('domhandler');
+  libraries = { parseDocument, Text, convert: compile(CONVERT_OPTIONS) as HtmlLibraries['convert'] };
+  return libraries;
+}
 
 type Mark = { readonly kind: 'q' | 's'; readonly rest: boolean };
 
@@ -172,6 +196,7 @@ function flatText(node: Element): string {
 
 /** Prunes invisible nodes and inserts sentinels around client containers, in place. */
 function prepare(root: Element | { children: AnyNode[] }, withMarks: boolean): void {
+  const { Text } = htmlLibraries();
   const stack: { node: { children: AnyNode[] }; depth: number }[] = [{ node: root, depth: 0 }];
   while (stack.length > 0) {
     const { node, depth } = stack.pop() as { node: { children: AnyNode[] }; depth: number };
@@ -264,6 +289,7 @@ export function flattenHtml(
 ): HtmlLines {
   const source = (html.length > maxHtmlChars ? html.slice(0, maxHtmlChars) : html).replace(SENTINELS, '');
   if (source.length > MAX_DOM_HTML_CHARS) return toLines(stripTags(source));
+  const { parseDocument, convert } = htmlLibraries();
   const document = parseDocument(source, { decodeEntities: true });
   prepare(document, withMarks);
   return toLines(convert(DOM_STUB, document));

@@ -24,13 +24,13 @@ export {
   type SourceHealth,
   worst,
 } from './checks.js';
+export { parseDuration } from './duration.js';
 export { MailsiftMetrics } from './metrics.js';
 export {
   DEFAULT_THRESHOLDS,
   type HealthConfigSources,
   type HealthThresholds,
   loadHealthThresholds,
-  parseDuration,
 } from './thresholds.js';
 export {
   type BacklogDrain,

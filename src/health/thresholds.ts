@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { type ConfigSources, readConfigFile } from '../core/config-file.js';
 import { MailsiftError } from '../core/errors.js';
+import { parseDuration } from './duration.js';
 
 export interface HealthThresholds {
   /** Seconds since the last completed sync before a source warns / fails. */
@@ -35,24 +36,6 @@ export const DEFAULT_THRESHOLDS: HealthThresholds = {
   unindexedFail: null,
   failuresWarn: null,
 };
-
-const UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };
-
-/** Seconds from `90`, `90s`, `15m`, `1h`, `2d`. */
-export function parseDuration(value: string | number, param: string): number {
-  const match = typeof value === 'number' ? null : /^\s*(\d+(?:\.\d+)?)\s*([smhd]?)\s*$/.exec(value);
-  const seconds =
-    typeof value === 'number' ? value : match ? Number(match[1]) * (UNITS[match[2] || 's'] ?? 1) : NaN;
-  if (!Number.isFinite(seconds) || seconds <= 0)
-    throw new MailsiftError(
-      'invalid_argument',
-      `${param} must be a duration like 90s, 15m, 1h or 2d, got '${value}'`,
-      {
-        param,
-      },
-    );
-  return seconds;
-}
 
 const DURATIONS = ['syncWarnAfter', 'syncFailAfter', 'backlogGrowingFor'] as const;
 const COUNTS = [

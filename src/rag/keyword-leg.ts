@@ -106,7 +106,7 @@ function topicGroups(groups: readonly QueryGroup[], filters: ExtractedFilters): 
  * "shipment" where the mail says "consignment", "factory" where it says "mill". They count
  * for less than the word in fusion: a synonym of another sense of it is no evidence at all.
  */
-const wordnet = WordNet.bundled();
+let wordnet: WordNet | undefined;
 const SYNONYM_CREDIT = 0.5;
 
 function synonymGroups(group: QueryGroup, languages: readonly Language[]): QueryGroup[] {
@@ -115,6 +115,8 @@ function synonymGroups(group: QueryGroup, languages: readonly Language[]): Query
   // A capitalised word past the first is a name ("Mike", "Acme", "Genoa", "August"): WordNet's
   // words for it ("microphone", "summit", "lordly") would only find unrelated mail.
   if (group.start > 0 && /\p{Lu}/u.test(group.raw)) return [];
+  // Found with the first question, not on import: the status command loads this module too.
+  wordnet ??= WordNet.bundled();
   return wordnet
     .synonyms(word)
     .filter((w) => !isStopword(w, 'en'))

@@ -3,10 +3,9 @@
 // off while the embedder fails; stopping aborts the pass in flight and leaves the rest queued.
 
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type Command, Option } from 'commander';
 import { describeError } from '../../core/errors.js';
 import type { Mailsift } from '../../engine.js';
-import { type BacklogDrain, parseDuration } from '../../health/index.js';
+import type { BacklogDrain } from '../../health/index.js';
 import {
   type ChunkOptions,
   chunkingStatus,
@@ -15,13 +14,8 @@ import {
   wrapProviderCalls,
 } from '../../rag/index.js';
 import { sql } from '../../store/index.js';
-import {
-  type DrainLimitFlags,
-  type DrainLimits,
-  type DrainProviders,
-  drainBacklogs,
-  withDrainLimitFlags,
-} from './drain.js';
+import { type DrainLimits, type DrainProviders, drainBacklogs } from './drain.js';
+import type { BackgroundDrainFlags } from './drain-flags.js';
 import { withDrainLease } from './drain-lease.js';
 
 /**
@@ -198,28 +192,6 @@ export function startBackgroundDrain(
       await running;
     },
   };
-}
-
-export interface BackgroundDrainFlags extends DrainLimitFlags {
-  drain: boolean;
-  /** Milliseconds. */
-  drainInterval: number;
-}
-
-const DEFAULT_INTERVAL = '30s';
-
-/** --no-drain, --drain-interval and the pass limits, one definition for serve and mcp. */
-export function withBackgroundDrainFlags(command: Command): Command {
-  return withDrainLimitFlags(command, 'per background pass')
-    .option('--no-drain', 'do not embed or summarise in the background (run mailsift embed or watch instead)')
-    .addOption(
-      new Option(
-        '--drain-interval <duration>',
-        'background drain: rest when nothing waits, and the first retry of a failing embedder (doubling)',
-      )
-        .argParser((value: string) => parseDuration(value, '--drain-interval') * 1000)
-        .default(parseDuration(DEFAULT_INTERVAL, '--drain-interval') * 1000, DEFAULT_INTERVAL),
-    );
 }
 
 /**

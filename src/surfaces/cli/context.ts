@@ -1,8 +1,9 @@
 // What every CLI command shares: resolving --db, opening the engine, printing, and
-// turning a MailsiftError into a message and an exit code.
+// turning a MailsiftError into a message and an exit code. Every command's module loads
+// with the CLI (its help), so this one imports the engine only when a command opens it.
 
 import { type ErrorCode, isMailsiftError } from '../../core/errors.js';
-import { Mailsift } from '../../engine.js';
+import type { Mailsift } from '../../engine.js';
 
 export interface GlobalOptions {
   db?: string;
@@ -20,6 +21,7 @@ export async function withEngine<T>(
   options: GlobalOptions,
   body: (engine: Mailsift) => Promise<T> | T,
 ): Promise<T> {
+  const { Mailsift } = await import('../../engine.js');
   const engine = Mailsift.open(dbPath(options));
   try {
     return await body(engine);

@@ -2,7 +2,6 @@
 // `mailsift watch` cycle and the servers' background drain: embed the backlog, then have the
 // LLM write due thread summaries, then embed those. What fails or is left over stays queued.
 
-import type { Command } from 'commander';
 import type { Mailsift } from '../../engine.js';
 import type { BacklogDrain } from '../../health/index.js';
 import {
@@ -12,7 +11,6 @@ import {
   embedPending,
   summarizePending,
 } from '../../rag/index.js';
-import { positiveInteger } from './arguments.js';
 
 export interface DrainProviders {
   readonly embedder?: Embedder | undefined;
@@ -31,34 +29,6 @@ export interface DrainLimits {
 export interface DrainOptions extends DrainLimits {
   /** Ends the pass early: no provider call starts after it aborts, the one in flight is dropped. */
   readonly signal?: AbortSignal;
-}
-
-// Per pass, so a large backlog holds back neither a watch cycle's next sync nor a server's CPU
-// for long: 1,000 chunks take about a minute with the in-process MiniLM (15 chunks/s here) and
-// 16 requests to a server; 10 summaries about two minutes with the local SmolLM2 (~1,500-token
-// prompts at 160-190 tokens/s).
-export const DRAIN_LIMITS = { maxChunks: 1000, maxSummaries: 10 } as const;
-
-export interface DrainLimitFlags {
-  maxChunks: number;
-  maxSummaries: number;
-}
-
-/** --max-chunks and --max-summaries, one definition for watch (`per cycle`) and the servers. */
-export function withDrainLimitFlags(command: Command, per: string): Command {
-  return command
-    .option(
-      '--max-chunks <n>',
-      `chunks embedded ${per}`,
-      positiveInteger('--max-chunks'),
-      DRAIN_LIMITS.maxChunks,
-    )
-    .option(
-      '--max-summaries <n>',
-      `thread summaries written by the LLM ${per}`,
-      positiveInteger('--max-summaries'),
-      DRAIN_LIMITS.maxSummaries,
-    );
 }
 
 /** Does not close the LLM: `embed` closes it after its one pass, `watch` and the servers when they stop. */

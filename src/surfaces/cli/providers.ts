@@ -3,15 +3,10 @@
 
 import type { Mailsift } from '../../engine.js';
 import type { SummaryProbe } from '../../health/index.js';
-import {
-  type ChatModel,
-  createChatModel,
-  createEmbedder,
-  type Embedder,
-  loadProviderConfig,
-  questionRefiner,
-  summaryProbe,
-} from '../../rag/index.js';
+// Not the rag barrel: status reads the configuration without loading retrieval.
+import { createChatModel, createEmbedder, loadProviderConfig, questionRefiner } from '../../rag/config.js';
+import type { ChatModel, Embedder } from '../../rag/index.js';
+import { summaryProbe } from '../../rag/summarize.js';
 import type { RagProviders } from '../http/index.js';
 
 export function configuredEmbedder(): Embedder | undefined {

@@ -3,7 +3,6 @@
 
 import type { Command } from 'commander';
 import { type GlobalOptions, printJson, printLine, withEngine } from '../context.js';
-import { configuredProviders } from '../providers.js';
 import { type PackOptions, packOptions, withPackOptions } from './retrieve.js';
 
 export function registerAsk(program: Command, globals: () => GlobalOptions): void {
@@ -15,6 +14,7 @@ export function registerAsk(program: Command, globals: () => GlobalOptions): voi
       .argument('<question>', 'a question in words, any language'),
   ).action(async (question: string, options: PackOptions) => {
     const global = globals();
+    const { configuredProviders } = await import('../providers.js');
     const { embedder, llm, refiner } = configuredProviders();
     // A local model holds native threads and memory: free them, or the process would not exit.
     const answer = await withEngine(global, (engine) =>

@@ -1,7 +1,6 @@
 // mailsift check [--deep] — verifies that the keyword index and the store agree.
 
 import type { Command } from 'commander';
-import { checkIndex } from '../../../index/index.js';
 import { type GlobalOptions, printJson, printLine, withEngine } from '../context.js';
 
 export function registerCheck(program: Command, globals: () => GlobalOptions): void {
@@ -11,6 +10,7 @@ export function registerCheck(program: Command, globals: () => GlobalOptions): v
     .option('--deep', 're-analyse every message and compare with what is indexed (as slow as reindex)')
     .action(async (options: { deep?: boolean }) => {
       const global = globals();
+      const { checkIndex } = await import('../../../index/index.js');
       await withEngine(global, (engine) => {
         const db = engine.archive.db;
         const report = checkIndex(db, { deep: options.deep ?? false });

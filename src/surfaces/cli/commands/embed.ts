@@ -6,9 +6,6 @@ import type { Command } from 'commander';
 import { MailsiftError } from '../../../core/errors.js';
 import { positiveInteger } from '../arguments.js';
 import { type GlobalOptions, printJson, printLine, withEngine } from '../context.js';
-import { drainBacklogs, drainLines } from '../drain.js';
-import { afterDrainLease } from '../drain-lease.js';
-import { configuredEmbedder, configuredLlm } from '../providers.js';
 
 export function registerEmbed(program: Command, globals: () => GlobalOptions): void {
   program
@@ -19,6 +16,8 @@ export function registerEmbed(program: Command, globals: () => GlobalOptions): v
     .option('--batch <n>', 'chunks per request (default 64)', positiveInteger('--batch'))
     .action(async (options: { batch?: number }) => {
       const global = globals();
+      const [{ drainBacklogs, drainLines }, { afterDrainLease }, { configuredEmbedder, configuredLlm }] =
+        await Promise.all([import('../drain.js'), import('../drain-lease.js'), import('../providers.js')]);
       const embedder = configuredEmbedder();
       if (!embedder)
         throw new MailsiftError(

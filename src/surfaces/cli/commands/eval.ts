@@ -3,10 +3,7 @@
 
 import type { Command } from 'commander';
 import { MailsiftError } from '../../../core/errors.js';
-import { evalExitCode, formatEvalReport, loadQuestionFile, runEval } from '../../../eval/index.js';
-import { ragRetriever } from '../../../rag/index.js';
 import { type GlobalOptions, printJson, printLine, withEngine } from '../context.js';
-import { configuredEmbedder } from '../providers.js';
 
 function ratio(value: string): number {
   const number = Number(value);
@@ -34,6 +31,15 @@ export function registerEval(program: Command, globals: () => GlobalOptions): vo
     .option('--no-store', 'do not record this run in the archive')
     .action(async (file: string, options: { inbox?: string; failUnder?: number; store: boolean }) => {
       const global = globals();
+      const [
+        { evalExitCode, formatEvalReport, loadQuestionFile, runEval },
+        { ragRetriever },
+        { configuredEmbedder },
+      ] = await Promise.all([
+        import('../../../eval/index.js'),
+        import('../../../rag/index.js'),
+        import('../providers.js'),
+      ]);
       const set = loadQuestionFile(file);
       const embedder = configuredEmbedder();
       const report = await withEngine(global, (engine) =>

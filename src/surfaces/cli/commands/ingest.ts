@@ -2,12 +2,10 @@
 
 import { type Command, Option } from 'commander';
 import { describeError } from '../../../core/errors.js';
-import { type EmbedReport, embedPending } from '../../../rag/index.js';
+import type { EmbedReport } from '../../../rag/index.js';
 import { nonNegativeInteger, positiveInteger } from '../arguments.js';
 import { type GlobalOptions, printJson, printLine, withEngine } from '../context.js';
-import { withDrainLease } from '../drain-lease.js';
 import { countProgress, terminalProgress } from '../progress.js';
-import { configuredEmbedder } from '../providers.js';
 import { skippedLines } from '../skipped.js';
 import { extractionLine } from './extract.js';
 
@@ -45,6 +43,11 @@ export function registerIngest(program: Command, globals: () => GlobalOptions): 
         },
       ) => {
         const global = globals();
+        const [{ embedPending }, { withDrainLease }, { configuredEmbedder }] = await Promise.all([
+          import('../../../rag/index.js'),
+          import('../drain-lease.js'),
+          import('../providers.js'),
+        ]);
         const onProgress = global.json ? null : terminalProgress();
         const embedder = options.embed ? configuredEmbedder() : undefined;
         const { report, embedding } = await withEngine(global, async (engine) => {

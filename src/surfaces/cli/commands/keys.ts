@@ -1,7 +1,7 @@
 // mailsift keys create [--inbox NAME ...] [--name LABEL] | list | revoke <id-or-prefix>
 
 import type { Command } from 'commander';
-import { type ApiKeyInfo, createKey, listKeys, revokeKey } from '../../../auth/index.js';
+import type { ApiKeyInfo } from '../../../auth/index.js';
 import { type GlobalOptions, printJson, printLine, withEngine } from '../context.js';
 import { collect } from './mcp.js';
 
@@ -24,6 +24,7 @@ export function registerKeys(program: Command, globals: () => GlobalOptions): vo
     .option('--name <label>', 'a label to recognise the key by')
     .action(async (opts: { inbox?: string[]; name?: string }, command: Command) => {
       const global = options(command);
+      const { createKey } = await import('../../../auth/index.js');
       const created = await withEngine(global, (engine) =>
         createKey(engine.archive.db, {
           ...(opts.inbox ? { inboxes: opts.inbox } : {}),
@@ -39,6 +40,7 @@ export function registerKeys(program: Command, globals: () => GlobalOptions): vo
     .description('list keys (never the secret)')
     .action(async (_opts: unknown, command: Command) => {
       const global = options(command);
+      const { listKeys } = await import('../../../auth/index.js');
       const list = await withEngine(global, (engine) => listKeys(engine.archive.db));
       if (global.json) return printJson(list);
       printLine(list.length === 0 ? 'no API keys' : list.map(describe).join('\n'));
@@ -49,6 +51,7 @@ export function registerKeys(program: Command, globals: () => GlobalOptions): vo
     .argument('<id-or-prefix>', 'key id (key_…) or prefix (msk_…)')
     .action(async (id: string, _opts: unknown, command: Command) => {
       const global = options(command);
+      const { revokeKey } = await import('../../../auth/index.js');
       const revoked = await withEngine(global, (engine) => revokeKey(engine.archive.db, id));
       if (global.json) return printJson(revoked);
       printLine(`revoked ${describe(revoked)}`);

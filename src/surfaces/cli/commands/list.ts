@@ -1,7 +1,6 @@
 // mailsift list [--from] [--to] [--subject] [--label] [--before] [--after] [--has-attachment] [--attachment-type] [--thread] ...
 
 import type { Command } from 'commander';
-import { listMessages } from '../../../search/index.js';
 import { type GlobalOptions, printJson, printLine, withEngine } from '../context.js';
 import { limitOption } from './search.js';
 
@@ -49,6 +48,7 @@ export function registerList(program: Command, globals: () => GlobalOptions): vo
     .option('--page-token <token>', 'continue from a previous page')
     .action(async (options: ListOptions) => {
       const global = globals();
+      const { listMessages } = await import('../../../search/index.js');
       await withEngine(global, (engine) => {
         const db = engine.archive.db;
         const { label, thread, limit, ...rest } = options;

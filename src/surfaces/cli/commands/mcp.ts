@@ -3,19 +3,10 @@
 // carries the protocol, so nothing else is printed there.
 
 import type { Command } from 'commander';
-import { authenticate, type Principal } from '../../../auth/index.js';
+import type { Principal } from '../../../auth/index.js';
 import { MailsiftError } from '../../../core/errors.js';
-import { ensureKeywordIndex } from '../../../index/index.js';
-import { keepDecodedHits, startRankThread } from '../../../search/index.js';
-import { MailApi, RequestActivity } from '../../http/index.js';
-import { serveMcpStdio } from '../../mcp/index.js';
-import {
-  type BackgroundDrainFlags,
-  startConfiguredDrain,
-  withBackgroundDrainFlags,
-} from '../background-drain.js';
 import { type GlobalOptions, withEngine } from '../context.js';
-import { configuredProviders } from '../providers.js';
+import { type BackgroundDrainFlags, withBackgroundDrainFlags } from '../drain-flags.js';
 
 export const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
@@ -27,6 +18,23 @@ export function registerMcp(program: Command, globals: () => GlobalOptions): voi
     .option('--inbox <name>', 'expose only this inbox (repeatable)', collect);
   withBackgroundDrainFlags(command).action(
     async (options: { key?: string; inbox?: string[] } & BackgroundDrainFlags) => {
+      const [
+        { authenticate },
+        { ensureKeywordIndex },
+        { keepDecodedHits, startRankThread },
+        { MailApi, RequestActivity },
+        { serveMcpStdio },
+        { startConfiguredDrain },
+        { configuredProviders },
+      ] = await Promise.all([
+        import('../../../auth/index.js'),
+        import('../../../index/index.js'),
+        import('../../../search/index.js'),
+        import('../../http/index.js'),
+        import('../../mcp/index.js'),
+        import('../background-drain.js'),
+        import('../providers.js'),
+      ]);
       await withEngine(globals(), async (engine) => {
         const db = engine.archive.db;
         ensureKeywordIndex(db);

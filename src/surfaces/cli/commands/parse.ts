@@ -2,9 +2,7 @@
 
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { cleanMessage } from '../../../clean/index.js';
 import { MailsiftError } from '../../../core/errors.js';
-import { parseMessage } from '../../../parse/index.js';
 import type { GlobalOptions } from '../context.js';
 
 export function registerParse(program: Command, _globals: () => GlobalOptions): void {
@@ -13,6 +11,10 @@ export function registerParse(program: Command, _globals: () => GlobalOptions): 
     .description('parse message files and print their fields as JSON (one object per line for several files)')
     .argument('<files...>', '.eml files')
     .action(async (files: string[]) => {
+      const [{ parseMessage }, { cleanMessage }] = await Promise.all([
+        import('../../../parse/index.js'),
+        import('../../../clean/index.js'),
+      ]);
       for (const file of files) {
         const bytes = await readFile(file).catch((error: NodeJS.ErrnoException) => {
           const code = error.code === 'ENOENT' ? 'not_found' : 'unreadable';

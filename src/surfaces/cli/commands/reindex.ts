@@ -1,7 +1,6 @@
 // mailsift reindex — rebuilds the keyword index from the stored messages.
 
 import type { Command } from 'commander';
-import { reindex } from '../../../index/index.js';
 import { type GlobalOptions, printJson, printLine, withEngine } from '../context.js';
 
 export function registerReindex(program: Command, globals: () => GlobalOptions): void {
@@ -10,6 +9,7 @@ export function registerReindex(program: Command, globals: () => GlobalOptions):
     .description('rebuild the keyword index from the stored messages')
     .action(async () => {
       const global = globals();
+      const { reindex } = await import('../../../index/index.js');
       await withEngine(global, (engine) => {
         const db = engine.archive.db;
         const started = Date.now();

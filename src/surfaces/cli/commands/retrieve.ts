@@ -5,7 +5,6 @@ import type { Command } from 'commander';
 import type { RetrieveOptions } from '../../../rag/index.js';
 import { positiveInteger } from '../arguments.js';
 import { type GlobalOptions, printJson, printLine, withEngine } from '../context.js';
-import { configuredProviders } from '../providers.js';
 
 /** What `retrieve` and `ask` both take to shape the context pack. */
 export interface PackOptions {
@@ -42,6 +41,7 @@ export function registerRetrieve(program: Command, globals: () => GlobalOptions)
     .option('--keyword', 'skip the vector leg')
     .action(async (question: string, options: PackOptions & { keyword?: boolean }) => {
       const global = globals();
+      const { configuredProviders } = await import('../providers.js');
       const { embedder, llm, refiner } = configuredProviders();
       const result = await withEngine(global, (engine) =>
         engine.retrieve(question, {

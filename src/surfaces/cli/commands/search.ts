@@ -1,7 +1,7 @@
 // mailsift search "<q>" [--inbox] [--threads] [--limit] [--page-token] [--before] [--after] [--explain]
 
 import type { Command } from 'commander';
-import { type MessageHit, searchMessages, searchThreads, type ThreadHit } from '../../../search/index.js';
+import type { MessageHit, ThreadHit } from '../../../search/index.js';
 import { type GlobalOptions, printJson, printLine, withEngine } from '../context.js';
 
 interface SearchOptions {
@@ -56,6 +56,7 @@ export function registerSearch(program: Command, globals: () => GlobalOptions): 
     .option('--explain', 'show per-field contributions and the recency factor')
     .action(async (q: string, options: SearchOptions) => {
       const global = globals();
+      const { searchMessages, searchThreads } = await import('../../../search/index.js');
       await withEngine(global, (engine) => {
         const db = engine.archive.db;
         const params = {

@@ -4,20 +4,10 @@
 // the port (see serve-cluster.ts).
 
 import type { Command } from 'commander';
-import { Mailsift } from '../../../engine.js';
-import { loadHealthThresholds } from '../../../health/index.js';
-import { embedderProbe, summaryProbe } from '../../../rag/index.js';
-import { keepDecodedHits, shareRankedHeads, startRankThread, warmUpSearch } from '../../../search/index.js';
-import { checkAuthHost, RequestActivity, type RunningServer, startServer } from '../../http/index.js';
-import { handleMcpHttp } from '../../mcp/index.js';
+import type { RunningServer } from '../../http/index.js';
 import { nonNegativeInteger, positiveInteger } from '../arguments.js';
-import {
-  type BackgroundDrainFlags,
-  startConfiguredDrain,
-  withBackgroundDrainFlags,
-} from '../background-drain.js';
 import { dbPath, type GlobalOptions, printJson, printLine } from '../context.js';
-import { configuredProviders } from '../providers.js';
+import { type BackgroundDrainFlags, withBackgroundDrainFlags } from '../drain-flags.js';
 import {
   announceReady,
   isServeWorker,
@@ -67,6 +57,7 @@ export function registerServe(program: Command, globals: () => GlobalOptions): v
         );
     };
     if (options.workers > 1 && !isServeWorker()) {
+      const { checkAuthHost } = await import('../../http/index.js');
       checkAuthHost(options);
       process.exitCode = await superviseWorkers(options.workers, announce, logLine);
       return;
@@ -99,6 +90,25 @@ export function registerServe(program: Command, globals: () => GlobalOptions): v
  * in the background (workers take turns); close() stops the drain before the server.
  */
 async function serveHere(path: string, options: ServeOptions): Promise<RunningServer> {
+  const [
+    { Mailsift },
+    { loadHealthThresholds },
+    { embedderProbe, summaryProbe },
+    { keepDecodedHits, shareRankedHeads, startRankThread, warmUpSearch },
+    { RequestActivity, startServer },
+    { handleMcpHttp },
+    { startConfiguredDrain },
+    { configuredProviders },
+  ] = await Promise.all([
+    import('../../../engine.js'),
+    import('../../../health/index.js'),
+    import('../../../rag/index.js'),
+    import('../../../search/index.js'),
+    import('../../http/index.js'),
+    import('../../mcp/index.js'),
+    import('../background-drain.js'),
+    import('../providers.js'),
+  ]);
   keepDecodedHits();
   // Workers of one server rank a repeated query once between them, not once each.
   if (options.workers > 1) shareRankedHeads();

@@ -3,23 +3,15 @@
 // a check fails (cron, systemd timers).
 
 import type { Command } from 'commander';
-import { checkHealth, eachCheck, type HealthReport, loadHealthThresholds } from '../../../health/index.js';
-import {
-  type Chunking,
-  type ChunkingStatus,
-  chunkingStatus,
-  chunkOptionsFor,
-  embedderProbe,
-  loadProviderConfig,
-  summaryBacklog,
-} from '../../../rag/index.js';
+import type { HealthReport, ScopedCheck } from '../../../health/index.js';
+import type { Chunking, ChunkingStatus } from '../../../rag/index.js';
 import { type GlobalOptions, printJson, printLine, withEngine } from '../context.js';
-import { configuredEmbedder, configuredSummaryProbe } from '../providers.js';
 import { skippedLines } from '../skipped.js';
 
-export function healthLines(report: HealthReport): string[] {
+/** The report as lines, its checks (eachCheck) listed one a line. */
+function healthLines(report: HealthReport, checks: readonly ScopedCheck[]): string[] {
   const lines = [`health: ${report.status}`];
-  for (const { inbox, source, check } of eachCheck(report)) {
+  for (const { inbox, source, check } of checks) {
     const scope = [inbox ?? 'archive', source].filter(Boolean).join(' ');
     lines.push(`  ${check.status.padEnd(4)} ${scope} ${check.name}: ${check.message}`);
   }
@@ -43,6 +35,24 @@ export function registerStatus(program: Command, globals: () => GlobalOptions): 
     .option('--check', 'print only the health checks; exit 1 when any check fails')
     .action(async (options: { check?: boolean }) => {
       const global = globals();
+      // Module by module, not the barrels: those would load retrieval, the watch loop and metrics.
+      const [
+        { checkHealth, eachCheck },
+        { loadHealthThresholds },
+        { chunkingStatus, chunkOptionsFor },
+        { embedderProbe },
+        { loadProviderConfig },
+        { summaryBacklog },
+        { configuredEmbedder, configuredSummaryProbe },
+      ] = await Promise.all([
+        import('../../../health/checks.js'),
+        import('../../../health/thresholds.js'),
+        import('../../../rag/chunking.js'),
+        import('../../../rag/embed.js'),
+        import('../../../rag/config.js'),
+        import('../../../rag/summarize.js'),
+        import('../providers.js'),
+      ]);
       const thresholds = loadHealthThresholds();
       const embedder = configuredEmbedder();
       const { stats, health, summaries, chunking } = await withEngine(global, (engine) => ({
@@ -63,7 +73,7 @@ export function registerStatus(program: Command, globals: () => GlobalOptions): 
             : { ...stats, health, ...(chunking ? { chunking } : {}), ...(summaries ? { summaries } : {}) },
         );
       if (options.check) {
-        for (const line of healthLines(health)) printLine(line);
+        for (const line of healthLines(health, eachCheck(health))) printLine(line);
         return;
       }
       printLine(
@@ -93,6 +103,6 @@ export function registerStatus(program: Command, globals: () => GlobalOptions): 
       if (stats.failureList.length > 0) printLine('failures:');
       for (const failure of stats.failureList)
         printLine(`  ${failure.source} ${failure.location}: ${failure.reason}`);
-      for (const line of healthLines(health)) printLine(line);
+      for (const line of healthLines(health, eachCheck(health))) printLine(line);
     });
 }

@@ -5,13 +5,9 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { describeError } from '../../../core/errors.js';
-import { Mailsift } from '../../../engine.js';
-import { loadHealthThresholds, parseDuration, startWatch, WebhookSender } from '../../../health/index.js';
-import { embedderProbe, summaryProbe } from '../../../rag/index.js';
+import { parseDuration } from '../../../health/duration.js';
 import { dbPath, type GlobalOptions, printJson, printLine } from '../context.js';
-import { type DrainLimitFlags, drainBacklogs, drainLines, withDrainLimitFlags } from '../drain.js';
-import { withDrainLease } from '../drain-lease.js';
-import { configuredEmbedder, configuredLlm } from '../providers.js';
+import { type DrainLimitFlags, withDrainLimitFlags } from '../drain-flags.js';
 
 const collect = (value: string, list: string[] = []): string[] => [...list, value];
 
@@ -38,6 +34,21 @@ export function registerWatch(program: Command, globals: () => GlobalOptions): v
     .option('--webhook <url>', 'POST JSON alerts here (or MAILSIFT_WEBHOOK)');
   withDrainLimitFlags(command, 'per cycle').action(async (options: WatchCommandOptions) => {
     const global = globals();
+    const [
+      { Mailsift },
+      { loadHealthThresholds, startWatch, WebhookSender },
+      { embedderProbe, summaryProbe },
+      { drainBacklogs, drainLines },
+      { withDrainLease },
+      { configuredEmbedder, configuredLlm },
+    ] = await Promise.all([
+      import('../../../engine.js'),
+      import('../../../health/index.js'),
+      import('../../../rag/index.js'),
+      import('../drain.js'),
+      import('../drain-lease.js'),
+      import('../providers.js'),
+    ]);
     const intervalMs = parseDuration(options.interval, '--interval') * 1000;
     const thresholds = loadHealthThresholds();
     const url = options.webhook ?? process.env.MAILSIFT_WEBHOOK;
