@@ -80,12 +80,10 @@ const DATE = /(?<!\d)(?:19|20)\d{2}(?!\d)|\d{1,2}[./-]\d{1,2}[./-]\d{2,4}|[٠-٩
 const TIME = /(?<!\d)\d{1,2}:\d{2}(?!\d)|\b(?:klo|kl\.?|kello)\s?\d{1,2}[.:]\d{2}|[٠-٩]{1,2}:[٠-٩]{2}/i;
 const COLON_END = /[:：]$/;
 
-const hasAddress = (line: string): boolean => line.includes('@') && ADDRESS.test(line);
+export const hasAddress = (line: string): boolean => line.includes('@') && ADDRESS.test(line);
 
 /** An address, or a date and a time: what every client's reply header carries. */
-export function hasHeaderEvidence(line: string): boolean {
-  return hasAddress(line) || (DATE.test(line) && TIME.test(line));
-}
+const hasHeaderEvidence = (line: string): boolean => hasAddress(line) || (DATE.test(line) && TIME.test(line));
 
 export function isAttribution(line: string): boolean {
   return LEAD_ATTRIBUTION.test(line) || DATED_ADDRESS_ATTRIBUTION.test(line);

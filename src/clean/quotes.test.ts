@@ -57,6 +57,12 @@ const DATED_HEADERS: readonly (readonly [string, string])[] = [
   ['et (Thunderbird)', '04.03.2024 10:12 Mari Tamm kirjutas:'],
   ['vi (Thunderbird)', 'Vào lúc 10:12 04/03/2024, Nguyễn Văn An đã viết:'],
   ['id (Thunderbird)', 'Pada 04/03/2024 10:12, Budi Santoso menulis:'],
+  ['sv (Outlook)', 'Den 4 mars 2024 10:12 skrev "Erik Lund" <erik@example.se> följande:'],
+  ['no (Outlook)', 'Ola Nordmann <ola@example.no> skrev følgende den 4. mars 2024 10:12:'],
+  ['hu (Outlook)', '2024. márc. 4. 10:12 időpontban Kovács Anna (<anna@example.hu>) ezt írta:'],
+  ['nl (Outlook)', 'Op 4 mrt. 2024 om 10:12 heeft Jan de Vries <jan@example.nl> het volgende geschreven:'],
+  ['sk (Outlook)', '4. 3. 2024 10:12 používateľ Ján Horváth (<jan@example.sk>) napísal:'],
+  ['ru (Outlook)', '4 марта 2024 г. 10:12 пользователь "Иван Петров" <ivan@example.ru> написал:'],
 ];
 
 describe('attribution lines', () => {
@@ -190,8 +196,12 @@ describe('attribution lines', () => {
 
   it.each([
     [
-      'a dated and timed heading before an indented list',
-      'Meeting on 4.3.2024 at 10:00:\n  - budget\n  2) staff',
+      'an addressed heading before an indented list',
+      'Meeting on 4.3.2024 with anna@example.com:\n  - budget\n  2) staff',
+    ],
+    [
+      'a dated log line before its indented trace',
+      'Crash at 2024-03-04 10:12:\n    Traceback (most recent call last):\n      File "sync.py"',
     ],
     ['a dated heading before indented prose, no time or address', 'Meeting on 4.3.2024:\n  Agenda follows.'],
     ['a dated heading before prose', 'The plan for 2024:\nBudget is fine.'],

@@ -12,7 +12,7 @@ import {
   FORWARD_SUBJECT,
   FROM_KEY,
   FROM_VALUE,
-  hasHeaderEvidence,
+  hasAddress,
   isHeaderKeyLine,
   isIntroLine,
   isLooseAttribution,
@@ -152,7 +152,7 @@ const isIndented = (line: string): boolean => /^(?:\t| {2,})\S/.test(line) && !L
  * Whether a reply header with nothing `>`-quoted after it still starts the history: a dated
  * attribution always does; a language-independent one when header-like text follows it (a
  * forwarded or Outlook block), or indented text (clients that quote by indenting) and it
- * carries an address or a date and a time.
+ * carries an address: a dated line over an indented block is as often a log and its trace.
  */
 function startsHistory(
   header: ReplyHeader,
@@ -164,7 +164,7 @@ function startsHistory(
   if (next < 0 || !isIntroLine(header.text)) return false;
   const t = norm[next] as string;
   if (FROM_KEY.test(t) || isHeaderKeyLine(t)) return true;
-  return isIndented(lines[next] as string) && hasHeaderEvidence(header.text);
+  return isIndented(lines[next] as string) && hasAddress(header.text);
 }
 
 /**

@@ -128,6 +128,12 @@ describe('signatures', () => {
     expect(kinds).toEqual(['authored', null, 'signature', 'signature', 'signature', 'signature']);
   });
 
+  it("keeps a sign-off before a mailing list's footer authored", () => {
+    const text =
+      'Acked.\nThanks!\n\n--\nTo leave this list, send "unsubscribe example-dev" to lists@example.org\nArchive: https://lists.example.org/dev';
+    expect(kindsOf(text).slice(0, 2)).toEqual(['authored', 'authored']);
+  });
+
   it('keeps a sign-off before a mobile line authored', () => {
     expect(kindsOf("Done.\n\nPozdrawiam\n\nWysłane z iPhone'a")).toEqual([
       'authored',

@@ -151,7 +151,7 @@ function splitRunTail(
 /**
  * A closing formula goes with the card it introduces ("Best regards," over a name, title and
  * phone), whichever detector or HTML container found the card; before a bare name, a mobile
- * line or nothing at all it stays the author's words.
+ * line, a mailing list's footer after a `-- ` or nothing at all it stays the author's words.
  */
 function joinSignOffs(lines: readonly string[], kinds: LineKinds): void {
   let previous = -1;
@@ -164,7 +164,7 @@ function joinSignOffs(lines: readonly string[], kinds: LineKinds): void {
         if (kinds[j] === 'signature') card.push(patternLine(lines[j] as string));
         else if (kinds[j] !== null) break;
       }
-      if (isContactBlock(card)) kinds[previous] = 'signature';
+      if (isContactBlock(card) && !card.some((line) => FOOTER.test(line))) kinds[previous] = 'signature';
     }
     previous = i;
   }
