@@ -18,7 +18,7 @@
 //   prefixes, forwarded-header keys per client), alfonsrv/mail-parser-reply, mailgun/talon,
 //   closeio/quotequail.
 // - Not confirmed against a capture: Outlook's "Sent" label in el, he, ar, uk, bg, hr, sr, sl,
-//   lt, lv and et, and the mobile lines in is, he, ar, uk, bg, hr, sr, lt, lv, et. A header
+//   lt, lv and et, and the mobile lines in he, ar, uk, bg, hr, sr, lt, lv, et. A header
 //   block needs its From key and any two other keys, and a mobile line a device name, so a
 //   wrong entry there costs a miss, never a false match.
 // - Sign-offs are people's conventions, not client strings: the closings those parsers list
