@@ -7,6 +7,8 @@ import type { StreamToken } from './types.js';
 const BREAK = 0;
 const WORD = 1;
 const JOINER = 2;
+/** Not classified yet: a character past ASCII is classified when first met (see bmpClass). */
+const UNKNOWN = 3;
 
 /**
  * Joiners tie runs into compounds: `INV-4471`, `a.b@c.com`, `v2.3.1`, `snake_case`.
@@ -15,20 +17,31 @@ const JOINER = 2;
  */
 export const JOINER_CHARS = '.@-_\u2010\u2011';
 
-let bmpClass: Uint8Array | null = null;
+const WORD_CHAR = /[\p{L}\p{N}\p{M}]/u;
 
-/** Class of every BMP unit, built once (~6 ms) so the scan never runs a regex per character. */
+let bmpTable: Uint8Array | null = null;
+
+/**
+ * Class of every BMP unit, so the scan runs a regex once per distinct character, not per
+ * character. ASCII and the joiners are classified up front; the rest when first met: every
+ * unit up front took ~6 ms (20 under load), a CLI search's query needs a handful.
+ */
 function classTable(): Uint8Array {
-  if (bmpClass !== null) return bmpClass;
-  const table = new Uint8Array(0x10000);
-  const word = /[\p{L}\p{N}\p{M}]/u;
-  for (let c = 0; c < 0x10000; c++) {
-    if (c >= 0xd800 && c <= 0xdfff) continue;
-    if (word.test(String.fromCharCode(c))) table[c] = WORD;
-  }
+  if (bmpTable !== null) return bmpTable;
+  const table = new Uint8Array(0x10000).fill(UNKNOWN);
+  for (let c = 0; c < 0x80; c++) table[c] = WORD_CHAR.test(String.fromCharCode(c)) ? WORD : BREAK;
   for (const ch of JOINER_CHARS) table[ch.charCodeAt(0)] = JOINER;
-  bmpClass = table;
+  bmpTable = table;
   return table;
+}
+
+/** The class of BMP unit `c` (not a surrogate), classified and kept on first sight. */
+function bmpClass(table: Uint8Array, c: number): number {
+  const cls = table[c] as number;
+  if (cls !== UNKNOWN) return cls;
+  const found = WORD_CHAR.test(String.fromCharCode(c)) ? WORD : BREAK;
+  table[c] = found;
+  return found;
 }
 
 const ASTRAL_WORD = /^[\p{L}\p{N}\p{M}]$/u;
@@ -46,7 +59,7 @@ function classOfAstral(codePoint: number): number {
 /** Class and width (1 or 2 units) of the character at i. */
 function classAt(table: Uint8Array, text: string, i: number): { cls: number; width: number } {
   const c = text.charCodeAt(i);
-  if (c < 0xd800 || c > 0xdbff || i + 1 >= text.length) return { cls: table[c] as number, width: 1 };
+  if (c < 0xd800 || c > 0xdbff || i + 1 >= text.length) return { cls: bmpClass(table, c), width: 1 };
   const low = text.charCodeAt(i + 1);
   if (low < 0xdc00 || low > 0xdfff) return { cls: BREAK, width: 1 };
   return { cls: classOfAstral(((c - 0xd800) << 10) + (low - 0xdc00) + 0x10000), width: 2 };
@@ -63,7 +76,7 @@ export function forEachRun(text: string, visit: (start: number, end: number, asc
   while (i < n) {
     const c = text.charCodeAt(i);
     // ASCII and BMP characters are one table read; only surrogates take the slow path.
-    if (c < 0xd800 || c > 0xdfff ? table[c] !== WORD : classAt(table, text, i).cls !== WORD) {
+    if (c < 0xd800 || c > 0xdfff ? bmpClass(table, c) !== WORD : classAt(table, text, i).cls !== WORD) {
       i++;
       continue;
     }
@@ -75,7 +88,7 @@ export function forEachRun(text: string, visit: (start: number, end: number, asc
         if (table[d] !== WORD) break;
         i++;
       } else if (d < 0xd800 || d > 0xdfff) {
-        if (table[d] !== WORD) break;
+        if (bmpClass(table, d) !== WORD) break;
         ascii = false;
         i++;
       } else {
@@ -95,6 +108,7 @@ export function tokenize(text: string): StreamToken[] {
   const runs: StreamToken[] = [];
   let previousEnd = -2;
   forEachRun(text, (start, end, ascii) => {
+    // Joiners are classified up front: an unclassified unit is none.
     const joiner =
       previousEnd === start - 1 && table[text.charCodeAt(start - 1)] === JOINER
         ? (text[start - 1] as string)

@@ -9,14 +9,15 @@ export {
   ATTACHMENT_FORMATS,
   DEFAULT_LIMIT,
   DEFAULT_RECENCY,
+  LIST_PARAMS,
   type ListParams,
-  listParamsSchema,
   MAX_LIMIT,
   MAX_QUERY_CHARS,
-  parseWith,
-  recencySchema,
+  type ParamSpec,
+  type ParamSpecs,
+  SEARCH_PARAMS,
+  SEARCH_REQUIRED,
   type SearchParams,
-  searchParamsSchema,
 } from './params.js';
 export { clearRankCache } from './rank-cache.js';
 export { rankThreadUse, startRankThread, stopRankThread } from './rank-thread.js';

@@ -1,7 +1,8 @@
-// Parameter schemas of search and list (exported: they also generate the HTTP API's
-// OpenAPI document) and their validation into typed requests with MailsiftError codes.
+// Parameters of search and list: what each one takes (exported: the HTTP API's schemas and
+// OpenAPI document are built from the same specs) and their validation into typed requests
+// with MailsiftError codes. No zod here: every CLI search, list and show loads this module,
+// and zod's ~100 modules took longer to load than node itself takes to start.
 
-import { z } from 'zod';
 import type { AttachmentFormat } from '../attachments/index.js';
 import { MailsiftError } from '../core/errors.js';
 
@@ -10,9 +11,51 @@ export const MAX_QUERY_CHARS = 1000;
 export const MAX_LIMIT = 100;
 export const DEFAULT_LIMIT = 10;
 
-const dateParam = z
-  .union([z.string(), z.date()])
-  .describe('ISO 8601 date or date-time; an instant, compared with the message date');
+/** One parameter: its type, bounds (inclusive) and description. */
+export type ParamSpec =
+  | { readonly type: 'string'; readonly min?: number; readonly max?: number; readonly description?: string }
+  | { readonly type: 'integer'; readonly min: number; readonly max: number; readonly description?: string }
+  /** `positive`: above 0. */
+  | {
+      readonly type: 'number';
+      readonly min?: number;
+      readonly positive?: true;
+      readonly max: number;
+      readonly description?: string;
+    }
+  | { readonly type: 'boolean'; readonly description?: string }
+  /** A list of non-empty strings. */
+  | { readonly type: 'strings'; readonly description?: string }
+  /** An ISO 8601 string or a Date. */
+  | { readonly type: 'date'; readonly description: string }
+  /** An object of these parameters, each optional, no other. */
+  | { readonly type: 'object'; readonly fields: ParamSpecs; readonly description?: string };
+
+export type ParamSpecs = Readonly<Record<string, ParamSpec>>;
+
+type ParamValue<S extends ParamSpec> = S extends { type: 'string' }
+  ? string
+  : S extends { type: 'integer' | 'number' }
+    ? number
+    : S extends { type: 'boolean' }
+      ? boolean
+      : S extends { type: 'strings' }
+        ? string[]
+        : S extends { type: 'date' }
+          ? string | Date
+          : S extends { type: 'object'; fields: infer F extends ParamSpecs }
+            ? { [K in keyof F]?: ParamValue<F[K]> | undefined }
+            : never;
+
+/** What `specs` accept: `Required` must be given, the rest may be. */
+export type ParamsOf<Specs extends ParamSpecs, Required extends keyof Specs = never> = {
+  [K in Required]: ParamValue<Specs[K]>;
+} & { [K in Exclude<keyof Specs, Required>]?: ParamValue<Specs[K]> | undefined };
+
+const DATE_PARAM = {
+  type: 'date',
+  description: 'ISO 8601 date or date-time; an instant, compared with the message date',
+} as const;
 
 // A Record, so the compiler names any format extraction gains that this list misses.
 const FORMAT_NAMES: Record<AttachmentFormat, true> = {
@@ -43,61 +86,84 @@ export const ATTACHMENT_FORMATS = Object.keys(FORMAT_NAMES) as readonly Attachme
 /** A MIME type (`application/pdf`) or a whole top-level type (`image/*`). */
 const MIME_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]*\/([a-z0-9][a-z0-9!#$&^_.+-]*|\*)$/;
 
-const limitParam = z.number().int().min(1).max(MAX_LIMIT).describe(`results per page, 1–${MAX_LIMIT}`);
+const LIMIT_PARAM = {
+  type: 'integer',
+  min: 1,
+  max: MAX_LIMIT,
+  description: `results per page, 1–${MAX_LIMIT}`,
+} as const;
 
-export const recencySchema = z.strictObject({
-  maxBoost: z.number().min(1).max(2).describe('recency multiplier of a brand-new message, M in [1, 2]'),
-  halfLifeDays: z.number().positive().max(36_500).describe('age at which the boost above 1 halves'),
-});
+const RECENCY_PARAMS = {
+  maxBoost: {
+    type: 'number',
+    min: 1,
+    max: 2,
+    description: 'recency multiplier of a brand-new message, M in [1, 2]',
+  },
+  halfLifeDays: {
+    type: 'number',
+    positive: true,
+    max: 36_500,
+    description: 'age at which the boost above 1 halves',
+  },
+} as const satisfies ParamSpecs;
 
-export const searchParamsSchema = z.strictObject({
-  q: z.string().max(MAX_QUERY_CHARS).describe('one query string: no operators, every token required'),
-  inbox: z.string().min(1).optional().describe('inbox name; omitted: every inbox of the archive'),
-  limit: limitParam.optional(),
-  pageToken: z.string().min(1).optional().describe('opaque token from the previous page'),
-  before: dateParam.optional(),
-  after: dateParam.optional(),
-  explain: z.boolean().optional().describe('add per-field contributions and the recency factor to each hit'),
-  recency: recencySchema.partial().optional(),
-});
+export const SEARCH_PARAMS = {
+  q: {
+    type: 'string',
+    max: MAX_QUERY_CHARS,
+    description: 'one query string: no operators, every token required',
+  },
+  inbox: { type: 'string', min: 1, description: 'inbox name; omitted: every inbox of the archive' },
+  limit: LIMIT_PARAM,
+  pageToken: { type: 'string', min: 1, description: 'opaque token from the previous page' },
+  before: DATE_PARAM,
+  after: DATE_PARAM,
+  explain: {
+    type: 'boolean',
+    description: 'add per-field contributions and the recency factor to each hit',
+  },
+  recency: { type: 'object', fields: RECENCY_PARAMS },
+} as const satisfies ParamSpecs;
 
-export const listParamsSchema = z.strictObject({
-  inbox: z.string().min(1).optional(),
-  from: z
-    .string()
-    .min(1)
-    .max(MAX_QUERY_CHARS)
-    .optional()
-    .describe('prefix match on sender name and address tokens'),
-  to: z
-    .string()
-    .min(1)
-    .max(MAX_QUERY_CHARS)
-    .optional()
-    .describe('prefix match on recipient tokens (to, cc, bcc)'),
-  subject: z.string().min(1).max(MAX_QUERY_CHARS).optional().describe('prefix match on subject tokens'),
-  labels: z.array(z.string().min(1)).optional().describe('every label must be present'),
-  before: dateParam.optional(),
-  after: dateParam.optional(),
-  hasAttachment: z.boolean().optional(),
-  attachmentType: z
-    .string()
-    .min(1)
-    .max(127)
-    .optional()
-    .describe(
-      `a non-inline attachment of this kind: an extraction format (${ATTACHMENT_FORMATS.join(', ')}) or its detected MIME type (application/pdf, image/*)`,
-    ),
-  threadId: z.string().min(1).optional(),
-  ascending: z.boolean().optional().describe('oldest first'),
-  includeSpam: z.boolean().optional(),
-  includeTrash: z.boolean().optional(),
-  limit: limitParam.optional(),
-  pageToken: z.string().min(1).optional(),
-});
+/** Search's one required parameter. */
+export const SEARCH_REQUIRED = ['q'] as const;
 
-export type SearchParams = z.input<typeof searchParamsSchema>;
-export type ListParams = z.input<typeof listParamsSchema>;
+export const LIST_PARAMS = {
+  inbox: { type: 'string', min: 1 },
+  from: {
+    type: 'string',
+    min: 1,
+    max: MAX_QUERY_CHARS,
+    description: 'prefix match on sender name and address tokens',
+  },
+  to: {
+    type: 'string',
+    min: 1,
+    max: MAX_QUERY_CHARS,
+    description: 'prefix match on recipient tokens (to, cc, bcc)',
+  },
+  subject: { type: 'string', min: 1, max: MAX_QUERY_CHARS, description: 'prefix match on subject tokens' },
+  labels: { type: 'strings', description: 'every label must be present' },
+  before: DATE_PARAM,
+  after: DATE_PARAM,
+  hasAttachment: { type: 'boolean' },
+  attachmentType: {
+    type: 'string',
+    min: 1,
+    max: 127,
+    description: `a non-inline attachment of this kind: an extraction format (${ATTACHMENT_FORMATS.join(', ')}) or its detected MIME type (application/pdf, image/*)`,
+  },
+  threadId: { type: 'string', min: 1 },
+  ascending: { type: 'boolean', description: 'oldest first' },
+  includeSpam: { type: 'boolean' },
+  includeTrash: { type: 'boolean' },
+  limit: LIMIT_PARAM,
+  pageToken: { type: 'string', min: 1 },
+} as const satisfies ParamSpecs;
+
+export type SearchParams = ParamsOf<typeof SEARCH_PARAMS, (typeof SEARCH_REQUIRED)[number]>;
+export type ListParams = ParamsOf<typeof LIST_PARAMS>;
 
 export interface DateRange {
   /** Inclusive lower bound, epoch ms. */
@@ -136,26 +202,94 @@ export interface ListRequest extends DateRange {
   readonly pageToken: string | null;
 }
 
-/**
- * `params` validated by `schema`: an unknown field is `unknown_parameter`, any other problem
- * `invalid_argument`, both naming the field; `whole` names the object itself (a request
- * body, say) when it is not an object at all.
- */
-export function parseWith<S extends z.ZodType>(schema: S, params: unknown, whole = 'params'): z.output<S> {
-  if (typeof params !== 'object' || params === null || Array.isArray(params)) {
-    throw new MailsiftError('invalid_argument', `${whole} must be a JSON object`, { param: whole });
+const invalid = (param: string, expected: string): MailsiftError =>
+  new MailsiftError('invalid_argument', `${param}: expected ${expected}`, { param });
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date);
+
+const bounds = (min: number | undefined, max: number | undefined, unit: string): string =>
+  min !== undefined && max !== undefined
+    ? ` of ${min} to ${max}${unit}`
+    : max !== undefined
+      ? ` of at most ${max}${unit}`
+      : min !== undefined
+        ? ` of at least ${min}${unit}`
+        : '';
+
+/** `value` checked against `spec`; `param` names it in the error. */
+function checkParam(spec: ParamSpec, value: unknown, param: string): void {
+  switch (spec.type) {
+    case 'string':
+      if (
+        typeof value !== 'string' ||
+        value.length < (spec.min ?? 0) ||
+        value.length > (spec.max ?? Number.POSITIVE_INFINITY)
+      )
+        throw invalid(param, `a string${bounds(spec.min, spec.max, ' characters')}`);
+      return;
+    case 'integer':
+      if (!Number.isSafeInteger(value) || (value as number) < spec.min || (value as number) > spec.max)
+        throw invalid(param, `an integer from ${spec.min} to ${spec.max}`);
+      return;
+    case 'number':
+      if (
+        typeof value !== 'number' ||
+        !Number.isFinite(value) ||
+        value > spec.max ||
+        (spec.min !== undefined && value < spec.min) ||
+        (spec.positive && value <= 0)
+      )
+        throw invalid(param, `a number ${spec.positive ? 'above 0' : `from ${spec.min}`} up to ${spec.max}`);
+      return;
+    case 'boolean':
+      if (typeof value !== 'boolean') throw invalid(param, 'true or false');
+      return;
+    case 'strings':
+      if (!Array.isArray(value)) throw invalid(param, 'a list of strings');
+      value.forEach((item, i) => {
+        if (typeof item !== 'string' || item === '') throw invalid(`${param}.${i}`, 'a non-empty string');
+      });
+      return;
+    case 'date':
+      if (typeof value !== 'string' && !(value instanceof Date)) throw invalid(param, 'an ISO 8601 date');
+      return;
+    case 'object':
+      if (!isRecord(value)) throw invalid(param, 'an object');
+      checkParams(spec.fields, value, [], param);
   }
-  const result = schema.safeParse(params);
-  if (result.success) return result.data;
-  const unknown = result.error.issues.find((issue) => issue.code === 'unrecognized_keys');
-  if (unknown && unknown.code === 'unrecognized_keys') {
+}
+
+/** Unknown fields first (`unknown_parameter`), then each field in the specs' order. */
+function checkParams(
+  specs: ParamSpecs,
+  params: Record<string, unknown>,
+  required: readonly string[],
+  prefix = '',
+): void {
+  const unknown = Object.keys(params).find((key) => !Object.hasOwn(specs, key));
+  if (unknown !== undefined) {
     // Echoed back to the caller: a hostile field name stays short.
-    const key = (unknown.keys[0] ?? '').slice(0, 100);
+    const key = unknown.slice(0, 100);
     throw new MailsiftError('unknown_parameter', `unknown parameter '${key}'`, { param: key });
   }
-  const issue = result.error.issues[0];
-  const param = issue?.path.join('.') || whole;
-  throw new MailsiftError('invalid_argument', `${param}: ${issue?.message ?? 'invalid value'}`, { param });
+  for (const [name, spec] of Object.entries(specs)) {
+    const param = prefix ? `${prefix}.${name}` : name;
+    const value = params[name];
+    // A missing required value fails its own check, which names what was expected.
+    if (value !== undefined || required.includes(name)) checkParam(spec, value, param);
+  }
+}
+
+/**
+ * `params` validated by `specs`: an unknown field is `unknown_parameter`, any other problem
+ * `invalid_argument`, both naming the field.
+ */
+function parseParams<P>(specs: ParamSpecs, params: unknown, required: readonly string[] = []): P {
+  if (!isRecord(params))
+    throw new MailsiftError('invalid_argument', 'params must be a JSON object', { param: 'params' });
+  checkParams(specs, params, required);
+  return params as P;
 }
 
 function toInstant(value: string | Date | undefined, param: string): number | null {
@@ -187,7 +321,7 @@ function dateRange(before: string | Date | undefined, after: string | Date | und
 }
 
 export function validateSearchParams(params: unknown): SearchRequest {
-  const p = parseWith(searchParamsSchema, params);
+  const p = parseParams<SearchParams>(SEARCH_PARAMS, params, SEARCH_REQUIRED);
   return {
     q: p.q,
     inbox: p.inbox ?? null,
@@ -213,7 +347,7 @@ function attachmentType(value: string | undefined): AttachmentTypeFilter | null 
 }
 
 export function validateListParams(params: unknown): ListRequest {
-  const p = parseWith(listParamsSchema, params);
+  const p = parseParams<ListParams>(LIST_PARAMS, params);
   return {
     inbox: p.inbox ?? null,
     from: p.from ?? null,

@@ -15,7 +15,6 @@ import {
   MAX_LIMIT,
   type MessageItem,
   type MessageSearchResult,
-  parseWith,
   searchMessages,
   searchThreads,
   type ThreadSearchResult,
@@ -24,6 +23,7 @@ import { type Db, type StoredMessage, sql } from '../../store/index.js';
 import { type AttachmentContent, attachmentText, loadAttachment } from './attachments.js';
 import { type InboxList, type InboxSummary, inboxSummary, listInboxes } from './inboxes.js';
 import { unwrapPageToken, wrapPageToken } from './page-tokens.js';
+import { parseWith } from './param-schemas.js';
 import { boundedProviders, type RagProviders } from './rag-providers.js';
 import { askBodySchema, retrieveBodySchema } from './rag-schemas.js';
 

@@ -1,12 +1,13 @@
 // Wire schemas of the HTTP API and MCP tools. Request schemas are derived from the search
-// layer's own parameter schemas (one source of truth; only dates narrow to the string a
+// layer's own parameter specs (one source of truth; only dates narrow to the string a
 // URL or JSON carries); response schemas describe what the API emits, for the OpenAPI document.
 
 import { z } from 'zod';
-import { listParamsSchema, MAX_LIMIT, searchParamsSchema } from '../../search/index.js';
+import { MAX_LIMIT, SEARCH_PARAMS } from '../../search/index.js';
+import { listParamsSchema, searchParamsSchema } from './param-schemas.js';
 import { askBodySchema, retrieveBodySchema } from './rag-schemas.js';
 
-const wireDate = z.string().describe(searchParamsSchema.shape.before.unwrap().description ?? 'ISO 8601 date');
+const wireDate = z.string().describe(SEARCH_PARAMS.before.description);
 
 export const searchQuerySchema = searchParamsSchema
   .omit({ inbox: true, recency: true })
