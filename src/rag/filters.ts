@@ -14,8 +14,17 @@ export interface QuestionFilters {
   readonly hasAttachment: boolean;
   /** 'pdf' when the question asks for one. */
   readonly attachmentType: string | null;
-  /** Sender addresses matched by a name, local part or domain word in the question. */
+  /**
+   * Sender addresses the question asks for as authors ("from X", "X wrote", "X's mail",
+   * "according to X"): a hard filter, the answer's thread has one of them in it.
+   */
   readonly people: readonly string[];
+  /**
+   * Sender addresses a name, local part or domain word of the question merely mentions (a
+   * person who is the topic, a product that a robot's address also carries): a soft signal
+   * that may raise a message from them, never a filter.
+   */
+  readonly boosted: readonly string[];
   /** The phrases the rules recognised, for explaining the result. */
   readonly matched: readonly string[];
 }
@@ -90,7 +99,8 @@ const SINCE = new Set([
   'с',
   'со',
 ]);
-const IN = new Set(['in', 'nel', 'nello', 'im', 'en', 'em', 'в', 'во', 'of', 'di', 'de']);
+// Not "of": "the audit of 2019" is what the mail is about, not when it was sent.
+const IN = new Set(['in', 'nel', 'nello', 'im', 'en', 'em', 'в', 'во']);
 const BEFORE = new Set(['before', 'prima', 'vor', 'avant', 'antes', 'voor', 'до']);
 const PERIODS: ReadonlyMap<string, 'week' | 'month' | 'year'> = new Map([
   ['week', 'week'],
@@ -192,7 +202,33 @@ export function extractFilters(
       (prev !== undefined && (LAST.has(prev) || SINCE.has(prev) || BEFORE.has(prev) || IN.has(prev))) ||
       (next !== undefined && LAST.has(next)) ||
       year(next) !== null;
-    if (month !== null && cue) {
+    // "before 5 January", "since 3 March 2024": a day bound, in the most recent such day's
+    // year unless one is given.
+    const dayCue = ws[i - 2]?.word;
+    const dayOfMonth = prev !== undefined && /^([1-9]|[12]\d|3[01])$/.test(prev) ? Number(prev) : null;
+    if (
+      month !== null &&
+      dayOfMonth !== null &&
+      dayCue !== undefined &&
+      (BEFORE.has(dayCue) || SINCE.has(dayCue))
+    ) {
+      const explicitYear = year(next);
+      const thisYear = Date.UTC(now.getUTCFullYear(), month, dayOfMonth) <= now.getTime();
+      const at = Date.UTC(explicitYear ?? now.getUTCFullYear() - (thisYear ? 0 : 1), month, dayOfMonth);
+      if (BEFORE.has(dayCue)) before = at;
+      else after = at;
+      matched.push(
+        ws
+          .slice(i - 2, i + (explicitYear !== null ? 2 : 1))
+          .map((x) => x.raw)
+          .join(' '),
+      );
+      periodWords.push(prev as string, w);
+      if (explicitYear !== null) {
+        periodWords.push(next as string);
+        i++;
+      }
+    } else if (month !== null && cue) {
       const explicitYear = year(next);
       const last = (prev !== undefined && LAST.has(prev)) || (next !== undefined && LAST.has(next));
       const start = explicitYear !== null ? utc(explicitYear, month) : recentMonth(month, now, last);
@@ -258,34 +294,213 @@ export function extractFilters(
     pdf || ws.some((x) => ATTACHMENT_WORDS.has(x.word)) || /pi[eè]ce jointe/i.test(question);
   if (hasAttachment) matched.push(pdf ? 'PDF' : 'attachment');
 
-  const people = matchPeople(
-    db,
-    ws.map((x) => x.word),
-    inboxIds,
-  );
+  const { people, boosted } = matchPeople(db, ws, inboxIds);
   if (people.length > 0) matched.push(...people);
-  return { after, before, hasAttachment, attachmentType: pdf ? 'pdf' : null, people, matched, periodWords };
+  return {
+    after,
+    before,
+    hasAttachment,
+    attachmentType: pdf ? 'pdf' : null,
+    people,
+    boosted,
+    matched,
+    periodWords,
+  };
 }
 
 /** Most senders a name may stand for: a name shared by more narrows nothing. */
 const MAX_SENDERS_PER_NAME = 5;
 
 /**
- * Senders whose name part, first domain label or (for senders without a name) address
- * local part equals a question word of 3+ letters. Words shared by many senders (a common
- * first name, a webmail domain) narrow nothing and are ignored.
+ * Words right before a name that make it the author asked for: "from X", "sent by X", "to X",
+ * "according to X" and their translations ("secondo X", "laut X", "по словам X").
  */
-function matchPeople(db: Db, questionWords: readonly string[], inboxIds: readonly number[]): string[] {
-  const wanted = new Set(
-    questionWords.filter((w) => w.length >= 3 && !/^\d+$/.test(w) && !isStopword(w, null)),
-  );
-  if (wanted.size === 0 || inboxIds.length === 0) return [];
+const AUTHOR_BEFORE = new Set([
+  'from',
+  'by',
+  'to',
+  'da',
+  'di',
+  'von',
+  'laut',
+  'de',
+  'par',
+  'selon',
+  'por',
+  'segun',
+  'segundo',
+  'secondo',
+  'van',
+  'volgens',
+  'от',
+  'словам',
+]);
+/**
+ * Words right after a name that make it the author: what they wrote, said, asked or decided
+ * ("Joe said", "did Marco decide", "Joe's mail" as "joe s").
+ */
+const AUTHOR_AFTER = new Set([
+  'wrote',
+  'write',
+  'writes',
+  'said',
+  'say',
+  'says',
+  'replied',
+  'reply',
+  'replies',
+  'answered',
+  'answer',
+  'asked',
+  'ask',
+  'asks',
+  'suggested',
+  'suggest',
+  'proposed',
+  'propose',
+  'posted',
+  'post',
+  'sent',
+  'send',
+  'mentioned',
+  'mention',
+  'explained',
+  'explain',
+  'decided',
+  'decide',
+  'recommended',
+  'recommend',
+  'reported',
+  'report',
+  'claimed',
+  'argued',
+  'think',
+  'thought',
+  'mean',
+  'meant',
+  'agreed',
+  'agree',
+  'promised',
+  'confirmed',
+  'confirm',
+  'announced',
+  'complained',
+  'scritto',
+  'detto',
+  'chiesto',
+  'risposto',
+  'proposto',
+  'deciso',
+  'schrieb',
+  'geschrieben',
+  'sagte',
+  'gesagt',
+  'fragte',
+  'antwortete',
+  'vorgeschlagen',
+  'entschieden',
+  'ecrit',
+  'dit',
+  'demande',
+  'repondu',
+  'propose',
+  'decide',
+  'escribio',
+  'dijo',
+  'pregunto',
+  'respondio',
+  'propuso',
+  'decidio',
+  'escreveu',
+  'disse',
+  'perguntou',
+  'respondeu',
+  'propos',
+  'decidiu',
+  'schreef',
+  'zei',
+  'vroeg',
+  'antwoordde',
+  'stelde',
+  'написал',
+  'написала',
+  'сказал',
+  'сказала',
+  'спросил',
+  'спросила',
+  'ответил',
+  'ответила',
+  'предложил',
+  'предложила',
+  'решил',
+  'решила',
+]);
+/** Auxiliaries between a name and its verb: "Marco has decided", "Joe did say". */
+const AUXILIARIES = new Set(['has', 'had', 'did', 'does', 'ha', 'hat', 'have', 'just', 'also', 'then']);
+/** "Joe's mail": a possessive anchors the author only before a word for mail; "Dana's proposal" is a topic. */
+const MAIL_NOUNS = new Set([
+  'mail',
+  'mails',
+  'email',
+  'emails',
+  'message',
+  'messages',
+  'reply',
+  'replies',
+  'note',
+  'letter',
+  'post',
+  'posts',
+  'answer',
+  'response',
+]);
+
+type QuestionWord = { readonly word: string; readonly raw: string };
+
+/**
+ * Whether the name at words[start..end] is anchored as the author the question asks for:
+ * an author word right before it, a possessive before a word for mail, or a verb of writing, saying or
+ * deciding (after at most one auxiliary) right after it.
+ */
+function anchoredAsAuthor(ws: readonly QuestionWord[], start: number, end: number): boolean {
+  if (AUTHOR_BEFORE.has(ws[start - 1]?.word ?? '')) return true;
+  let after = end + 1;
+  if (ws[after]?.word === 's') return MAIL_NOUNS.has(ws[after + 1]?.word ?? '');
+  if (AUXILIARIES.has(ws[after]?.word ?? '')) after++;
+  return AUTHOR_AFTER.has(ws[after]?.word ?? '');
+}
+
+/**
+ * Senders whose name part, first domain label or (for senders without a name) address
+ * local part equals a question word of 3+ letters: `people` when the question anchors the
+ * name as the author (anchoredAsAuthor; a name of several words, "Michael Neuling", counts
+ * as one), `boosted` when it only mentions it. Words shared by many senders (a common first
+ * name, a webmail domain) narrow nothing and are ignored.
+ */
+function matchPeople(
+  db: Db,
+  ws: readonly QuestionWord[],
+  inboxIds: readonly number[],
+): { people: string[]; boosted: string[] } {
+  if (inboxIds.length === 0) return { people: [], boosted: [] };
   const { byWord } = knownSenders(db, inboxIds);
-  return [...wanted]
-    .map((w) => byWord.get(w))
-    .filter((set): set is Set<string> => set !== undefined && set.size <= MAX_SENDERS_PER_NAME)
-    .flatMap((set) => [...set])
-    .sort();
+  const sendersAt = ws.map(({ word }) => {
+    if (word.length < 3 || /^\d+$/.test(word) || isStopword(word, null)) return undefined;
+    const set = byWord.get(word);
+    return set !== undefined && set.size <= MAX_SENDERS_PER_NAME ? set : undefined;
+  });
+  const people = new Set<string>();
+  const boosted = new Set<string>();
+  for (let start = 0; start < ws.length; start++) {
+    if (sendersAt[start] === undefined) continue;
+    let end = start;
+    while (sendersAt[end + 1] !== undefined) end++;
+    const target = anchoredAsAuthor(ws, start, end) ? people : boosted;
+    for (let i = start; i <= end; i++) for (const address of sendersAt[i] ?? []) target.add(address);
+    start = end;
+  }
+  for (const address of people) boosted.delete(address);
+  return { people: [...people].sort(), boosted: [...boosted].sort() };
 }
 
 /**

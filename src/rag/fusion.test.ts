@@ -1,34 +1,31 @@
-// Rank fusion rules that need no archive: the per-thread crowding of the message list.
+// Rank fusion rules that need no archive: reciprocal rank fusion and one leg's merged lists.
 
 import { describe, expect, it } from 'vitest';
-import { crowded, THREAD_CROWDING } from './fusion.js';
+import { fuse, mergeLeg, RRF_K } from './fusion.js';
 
-describe('thread crowding', () => {
-  it('lets a thread show its first few messages, then gives every other thread its best', () => {
-    expect(THREAD_CROWDING).toBe(3);
-    // Messages 1-5 from one long thread, all scoring above thread B's best (6) and C's (7, 8).
-    const thread = new Map([
-      [1, 'A'],
-      [2, 'A'],
-      [3, 'A'],
-      [4, 'A'],
-      [5, 'A'],
-      [6, 'B'],
-      [7, 'C'],
-      [8, 'C'],
+describe('rank fusion', () => {
+  it('adds weight/(k + rank) per list, an item counted at its first appearance', () => {
+    const scores = fuse([
+      ['a', 'b', 'a'],
+      ['b', 'c'],
     ]);
-    const ranked = [1, 2, 3, 4, 5, 6, 7, 8].map((rowid) => ({ rowid }));
-    expect(crowded(ranked, thread).map((m) => m.rowid)).toEqual([1, 2, 3, 6, 7, 8, 4, 5]);
+    expect(scores.get('a')).toBeCloseTo(1 / (RRF_K + 1));
+    expect(scores.get('b')).toBeCloseTo(1 / (RRF_K + 2) + 1 / (RRF_K + 1));
+    expect(scores.get('c')).toBeCloseTo(1 / (RRF_K + 2));
   });
 
-  it('changes nothing when no thread has more than its share', () => {
-    const thread = new Map([
-      [1, 'A'],
-      [2, 'B'],
-      [3, 'A'],
-      [4, 'C'],
-    ]);
-    const ranked = [1, 2, 3, 4].map((rowid) => ({ rowid }));
-    expect(crowded(ranked, thread)).toEqual(ranked);
+  it('weighs each item of a list by its weight, 1 when the list gives none', () => {
+    const scores = fuse([['a', 'b'], ['b']], [new Map([['a', 0.5]])]);
+    expect(scores.get('a')).toBeCloseTo(0.5 / (RRF_K + 1));
+    expect(scores.get('b')).toBeCloseTo(1 / (RRF_K + 2) + 1 / (RRF_K + 1));
+  });
+
+  it("merges one leg's lists steeply: an item both lists bring goes before one only the first brings", () => {
+    expect(
+      mergeLeg([
+        ['x', 'y', 'z'],
+        ['z', 'y'],
+      ]),
+    ).toEqual(['z', 'y', 'x']);
   });
 });

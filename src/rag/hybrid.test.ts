@@ -92,10 +92,14 @@ describe('hybrid retrieval with the loopback embedder', () => {
     const june5 = await retrieve(engine, 'option B in June 2024', { inbox: 'work', embedder });
     expect(june5.filters).toMatchObject({ after: Date.UTC(2024, 5, 1), before: Date.UTC(2024, 6, 1) });
     expect(june5.messages.length).toBeGreaterThan(0);
+    // Nothing passes the filter: the unfiltered ranking follows the (empty) filtered one, and says so.
     const may = await retrieve(engine, 'option B in May 2024', { inbox: 'work', embedder });
-    expect(may.messages).toEqual([]);
+    expect(may.filters.applied).toEqual(['after 2024-05-01', 'before 2024-06-01']);
+    expect(may.notes).toContain(
+      'the filters (after 2024-05-01, before 2024-06-01) left 0 messages; unfiltered results follow them',
+    );
     const pdf = await retrieve(engine, 'option B with a PDF', { inbox: 'work', embedder });
-    expect(pdf.messages).toEqual([]);
+    expect(pdf.notes).toContain('the filters (PDF attached) left 0 messages; unfiltered results follow them');
   });
 
   it('scores chunks of a thread against the question as the nearest-neighbour search does', async () => {

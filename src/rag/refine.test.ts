@@ -109,7 +109,7 @@ describe('the question refined by the LLM', () => {
     expect(system?.content).toMatch(/Reply with one JSON object/);
     expect(user?.content).toContain('Today is 2024-03-20.');
     expect(user?.content).toContain(
-      'Rules found: {"people":["lucia.moretti@ferri-studio.example"],"after":"2024-03-11","before":"2024-03-18","attachment":null}',
+      'Rules found: {"people":["lucia.moretti@ferri-studio.example"],"mentioned":[],"after":"2024-03-11","before":"2024-03-18","attachment":null}',
     );
     expect(user?.content).toContain(`Question: ${question}`);
   });

@@ -38,6 +38,7 @@ const day = z
 
 const replySchema = z.object({
   people: z.array(z.string()).default([]),
+  mentioned: z.array(z.string()).default([]),
   after: day,
   before: day,
   attachment: z.enum(['pdf', 'any']).nullable().default(null),
@@ -45,9 +46,10 @@ const replySchema = z.object({
 });
 
 const SYSTEM = `You prepare searches of the user's email archive. Reply with one JSON object and nothing else:
-{"people": [...], "after": "YYYY-MM-DD" or null, "before": "YYYY-MM-DD" or null, "attachment": "pdf", "any" or null, "rephrasings": [...]}
-- people: the senders, people or organisations the question names (a name, an email address or a domain), never the user.
-- after: the first day the wanted mail may be from; before: the first day it can no longer be from. Both null when the question names no period.
+{"people": [...], "mentioned": [...], "after": "YYYY-MM-DD" or null, "before": "YYYY-MM-DD" or null, "attachment": "pdf", "any" or null, "rephrasings": [...]}
+- people: only the senders the question asks for as authors of the wanted mail ("from X", "sent by X", "X wrote / said / replied", "X's mail", "according to X"): a name, an email address or a domain, never the user. These filter the search.
+- mentioned: people, organisations or products the question names without asking for their mail (the topic: "the proposal about Dana", "the Falcon release"). These never filter, they only favour.
+- after: the first day the wanted mail may be from; before: the first day it can no longer be from. Both null unless the question asks for mail sent in a period ("sent last week", "before 5 January"); a year or date that is the topic ("the 2019 audit") is no period.
 - attachment: "pdf" when the question asks for a PDF, "any" when it asks for another attachment, else null.
 - rephrasings: ${MAX_REPHRASINGS} short rewordings of the question in the words an email answering it would use: other words for the same things and actions; keep names, numbers and identifiers as written.
 The filters found by simple rules are given; correct them where they are wrong.`;
@@ -59,6 +61,7 @@ const isoDay = (ms: number | null): string | null =>
 export function refinePrompt(question: string, rules: ExtractedFilters, now: Date): ChatMessage[] {
   const found = {
     people: rules.people,
+    mentioned: rules.boosted,
     after: isoDay(rules.after),
     before: isoDay(rules.before),
     attachment: rules.hasAttachment ? (rules.attachmentType ?? 'any') : null,
@@ -121,6 +124,11 @@ export function readRefinement(
     );
   const named = [...new Set(names.map((n) => n.trim()).filter((n) => n !== ''))].slice(0, MAX_PEOPLE);
   const { people, unknown } = resolvePeople(db, named, inboxIds);
+  const mentioned = [...new Set(parsed.data.mentioned.map((n) => n.trim()).filter((n) => n !== ''))].slice(
+    0,
+    MAX_PEOPLE,
+  );
+  const boosted = resolvePeople(db, mentioned, inboxIds).people.filter((a) => !people.includes(a));
   const asked = question.trim().toLowerCase();
   const kept = [
     ...new Set(rephrasings.map((r) => r.trim()).filter((r) => r !== '' && r.toLowerCase() !== asked)),
@@ -141,6 +149,7 @@ export function readRefinement(
       hasAttachment: attachment !== null,
       attachmentType: attachment === 'pdf' ? 'pdf' : null,
       people,
+      boosted,
       matched,
       // The question's own date words still say when, not what: the keyword leg leaves them out.
       periodWords: rules.periodWords,

@@ -11,8 +11,8 @@ import type { ChatModel } from './chat.js';
 import type { ChunkKind, ChunkMeta } from './chunk.js';
 import { chunkOptionsFor, recordedChunkOptions } from './chunking.js';
 import type { Embedder } from './embedder.js';
-import { extractFilters, type QuestionFilters } from './filters.js';
-import { crowded, fuse, keywordThreads, mergeLeg, splitKey, threadKey } from './fusion.js';
+import { type ExtractedFilters, extractFilters, type QuestionFilters } from './filters.js';
+import { fuse, keywordThreads, mergeLeg, splitKey, threadKey } from './fusion.js';
 import { type KeywordHit, keywordLeg } from './keyword-leg.js';
 import { REFINE_TIMEOUT_MS, type Refinement, refineQuestion } from './refine.js';
 import { syncChunks } from './sync.js';
@@ -96,7 +96,8 @@ export interface RetrievalResult {
    * the question not refined although a refiner was ('; ' between the two).
    */
   readonly degraded?: string;
-  readonly filters: QuestionFilters;
+  /** The filters read from the question; `applied` names the hard ones, `boosted` the soft ones. */
+  readonly filters: QuestionFilters & { readonly applied: readonly string[] };
   /** With an LLM that refined the question: which one, and the rephrasings searched beside it. */
   readonly refinement?: { readonly by: string; readonly rephrasings: readonly string[] };
   readonly threads: ReadonlyArray<{
@@ -138,10 +139,71 @@ function validate(question: string): string {
   return trimmed;
 }
 
+/**
+ * The context pack for `question`. A hard filter the question asks for (a sender, a period, an
+ * attachment) that leaves fewer messages than the page falls back: the unfiltered ranking
+ * follows the filtered one, so a filter read wrongly from the question narrows the answer's
+ * place, never removes it.
+ */
 export async function retrieve(
   engine: Mailsift,
   question: string,
   options: RetrieveOptions = {},
+): Promise<RetrievalResult> {
+  const filtered = await retrieveWith(engine, question, options, false);
+  const limit = Math.max(1, Math.min(50, options.limit ?? 5));
+  if (appliedFilters(filtered.filters).length === 0 || filtered.messages.length >= limit) return filtered;
+  // The fallback searches the question alone: the LLM's rephrasings already joined the filtered run.
+  const { refiner: _refiner, trace: _trace, ...plain } = options;
+  const open = await retrieveWith(engine, question, plain, true);
+  return belowFiltered(filtered, open, Math.max(100, options.budget ?? 2000));
+}
+
+/** The hard filters of a result, in words: "from a@b.example", "after 2019-01-01", "PDF attached". */
+export function appliedFilters(filters: QuestionFilters): string[] {
+  const day = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+  return [
+    ...filters.people.map((p) => `from ${p}`),
+    ...(filters.after === null ? [] : [`after ${day(filters.after)}`]),
+    ...(filters.before === null ? [] : [`before ${day(filters.before)}`]),
+    ...(filters.hasAttachment ? [filters.attachmentType === 'pdf' ? 'PDF attached' : 'attachment'] : []),
+  ];
+}
+
+/** The filtered result with the unfiltered one's other threads, messages and passages below it. */
+function belowFiltered(filtered: RetrievalResult, open: RetrievalResult, budget: number): RetrievalResult {
+  const threadKeys = new Set(filtered.threads.map((t) => `${t.inbox}:${t.threadId}`));
+  const messageIds = new Set(filtered.messages.map((m) => m.messageId));
+  const chunkIds = new Set(filtered.passages.map((p) => p.chunkId));
+  let tokens = filtered.tokens;
+  const passages = [...filtered.passages];
+  for (const p of open.passages) {
+    if (chunkIds.has(p.chunkId) || tokens + p.tokens > budget) continue;
+    passages.push(p);
+    tokens += p.tokens;
+  }
+  return {
+    ...filtered,
+    threads: [
+      ...filtered.threads,
+      ...open.threads.filter((t) => !threadKeys.has(`${t.inbox}:${t.threadId}`)),
+    ],
+    messages: [...filtered.messages, ...open.messages.filter((m) => !messageIds.has(m.messageId))],
+    passages,
+    tokens,
+    notes: [
+      ...filtered.notes,
+      `the filters (${appliedFilters(filtered.filters).join(', ')}) left ${filtered.messages.length} messages; unfiltered results follow them`,
+    ],
+  };
+}
+
+async function retrieveWith(
+  engine: Mailsift,
+  question: string,
+  options: RetrieveOptions,
+  /** Ignore the hard filters read from the question (the fallback below a thin filtered result). */
+  unfiltered: boolean,
 ): Promise<RetrievalResult> {
   const db = engine.archive.db;
   const q = validate(question);
@@ -172,8 +234,11 @@ export async function retrieve(
       );
     }
   }
-  const filters = refinement?.filters ?? rules;
-  const { after, before, hasAttachment, attachmentType, people, matched } = filters;
+  const read = refinement?.filters ?? rules;
+  const filters: ExtractedFilters = unfiltered
+    ? { ...read, after: null, before: null, hasAttachment: false, attachmentType: null, people: [] }
+    : read;
+  const { after, before, hasAttachment, attachmentType, people, boosted, matched } = filters;
   // The question and the LLM's rephrasings of it: each searched by both legs, all fused.
   const texts = [q, ...(refinement?.rephrasings ?? [])];
 
@@ -230,27 +295,52 @@ export async function retrieve(
   );
   const fusedThreads = [...threadScores].sort((a, b) => b[1] - a[1]);
   const topThreads = fusedThreads.slice(0, limit);
-  const top = new Map(topThreads);
   const topKeys = topThreads.map(([key]) => key);
-  const chunks = vectors.map((leg) => withinThreads(db, leg, topKeys, filters));
+  // The keyword leg's best messages reach the list whatever their thread scored: on real
+  // list mail a plain message-level keyword ranking finds answers that a thread-level view
+  // (a 40-message patch series, a summary about something else) puts below the page.
+  const shownThreads = [
+    ...new Set([
+      ...topKeys,
+      ...keyword.flatMap((hits) => hits.slice(0, limit).map((h) => threadKey(h.inboxId, h.threadId))),
+    ]),
+  ];
+  const shown = new Set(shownThreads);
+  const chunks = vectors.map((leg) => withinThreads(db, leg, shownThreads, filters));
   const rowThread = new Map<number, string>();
   for (const h of keyword.flat()) rowThread.set(h.rowid, threadKey(h.inboxId, h.threadId));
   for (const c of chunks.flat()) for (const r of c.rowids) rowThread.set(r, c.threadKey);
+  const boost = boostedHits(db, keyword[0] as KeywordHit[], boosted);
   const messageScores = fuse(
-    texts.flatMap((_, i) => [
-      (keyword[i] as KeywordHit[]).map((h) => String(h.rowid)),
-      (chunks[i] as VectorChunk[]).flatMap((c) => c.rowids.map(String)),
-    ]),
-    keywordWeights.flatMap((w) => [w.messages, unweighted]),
+    [
+      ...texts.flatMap((_, i) => [
+        (keyword[i] as KeywordHit[]).map((h) => String(h.rowid)),
+        (chunks[i] as VectorChunk[]).flatMap((c) => c.rowids.map(String)),
+      ]),
+      [...boost.keys()],
+    ],
+    [...keywordWeights.flatMap((w) => [w.messages, unweighted]), boost],
   );
-  const ranked = [...messageScores]
+  const fused = [...messageScores]
     .map(([rowid, score]) => ({
       rowid: Number(rowid),
-      score: score + (top.get(rowThread.get(Number(rowid)) ?? '') ?? -1),
+      score: score + (threadScores.get(rowThread.get(Number(rowid)) ?? '') ?? 0),
     }))
-    .filter((m) => top.has(rowThread.get(m.rowid) ?? ''))
+    .filter((m) => shown.has(rowThread.get(m.rowid) ?? ''))
     .sort((a, b) => b.score - a.score);
-  const shown = crowded(ranked, rowThread);
+  // The fused list is fused once more with the question's own message-level keyword ranking:
+  // the thread scores and the vector leg reorder messages by what their thread or a chunk is
+  // about, and on real list mail that buried answers a plain keyword ranking puts first
+  // (bench:realmail, LKML set: hybrid MRR 0.66 -> 0.70, recall@5 89.6% -> 91.7%).
+  const again = fuse([
+    fused.map((m) => String(m.rowid)),
+    (keyword[0] as KeywordHit[])
+      .map((h) => String(h.rowid))
+      .filter((r) => shown.has(rowThread.get(Number(r)) ?? '')),
+  ]);
+  const ranked = fused
+    .map((m) => ({ rowid: m.rowid, score: again.get(String(m.rowid)) ?? 0 }))
+    .sort((a, b) => b.score - a.score);
   // The stages as the question itself ranked them (its rephrasings' lists only join the fusion).
   options.trace?.({
     keyword: (keyword[0] as KeywordHit[]).map((h) => h.rowid),
@@ -262,15 +352,19 @@ export async function retrieve(
   });
 
   const info = sql(db, 'SELECT message_id AS messageId, thread_id AS threadId FROM messages WHERE id = ?');
-  const messages = shown.flatMap((m) => {
+  const messages = ranked.flatMap((m) => {
     const row = info.get(m.rowid) as { messageId: string; threadId: string } | undefined;
     return row ? [{ ...row, score: m.score }] : [];
   });
+  // The pack reads the threads in the order of their best message.
+  const packThreads = [
+    ...new Set([...ranked.map((m) => rowThread.get(m.rowid) ?? ''), ...shownThreads]),
+  ].filter((key) => shown.has(key));
   // Only the threads the pack reads: after a fresh ingest every thread is dirty, and
   // chunking them all would make the first question pay for the whole archive.
   syncChunks(db, {
     ...(options.embedder ? chunkOptionsFor(options.embedder) : recordedChunkOptions(db)),
-    threads: topKeys.map((key) => splitKey(key)),
+    threads: packThreads.map((key) => splitKey(key)),
   });
   const vectorRank = new Map<number, number>();
   [...chunks.flat()]
@@ -278,12 +372,21 @@ export async function retrieve(
     .forEach((c, i) => {
       if (!vectorRank.has(c.id)) vectorRank.set(c.id, i);
     });
-  const passages = pack(db, topKeys, ranked, rowThread, vectorRank, budget, inboxName);
+  const passages = pack(db, packThreads, ranked, rowThread, vectorRank, budget, inboxName);
   return {
     question: q,
     mode,
     ...(degradations.length === 0 ? {} : { degraded: degradations.join('; ') }),
-    filters: { after, before, hasAttachment, attachmentType, people, matched },
+    filters: {
+      after,
+      before,
+      hasAttachment,
+      attachmentType,
+      people,
+      boosted,
+      matched,
+      applied: appliedFilters(filters),
+    },
     ...(refinement === null || !options.refiner
       ? {}
       : { refinement: { by: options.refiner.id, rephrasings: refinement.rephrasings } }),
@@ -296,6 +399,24 @@ export async function retrieve(
     tokens: passages.reduce((sum, p) => sum + p.tokens, 0),
     notes,
   };
+}
+
+/**
+ * Weight of the list of keyword hits from senders the question only mentions: a soft signal
+ * (half a keyword list) that may lift such a message, never a filter.
+ */
+const BOOST_WEIGHT = 0.5;
+
+/** The keyword hits sent by one of `boosted` (message rowids, in keyword order), each at BOOST_WEIGHT. */
+function boostedHits(db: Db, hits: readonly KeywordHit[], boosted: readonly string[]): Map<string, number> {
+  if (boosted.length === 0 || hits.length === 0) return new Map();
+  const from = sql(db, 'SELECT from_address AS address FROM messages WHERE id = ?');
+  const wanted = new Set(boosted);
+  return new Map(
+    hits
+      .filter((h) => wanted.has((from.get(h.rowid) as { address: string } | undefined)?.address ?? ''))
+      .map((h) => [String(h.rowid), BOOST_WEIGHT]),
+  );
 }
 
 /** Per top thread: its summary, then its best messages' chunks, while the budget lasts. */

@@ -55,12 +55,24 @@ const filters = z
     before: z.number().nullable().describe('exclusive upper date bound, ms since epoch'),
     hasAttachment: z.boolean(),
     attachmentType: z.string().nullable().describe("'pdf' when the question asks for one"),
-    people: z.array(z.string()).describe('sender addresses the question names'),
+    people: z
+      .array(z.string())
+      .describe('sender addresses the question asks for as authors ("from X", "X wrote"): a hard filter'),
+    boosted: z
+      .array(z.string())
+      .describe(
+        'sender addresses the question only mentions (a person or product as the topic): raised, never filtered',
+      ),
+    applied: z
+      .array(z.string())
+      .describe('the hard filters in words ("from a@b.example", "after 2019-01-01", "PDF attached")'),
     matched: z
       .array(z.string())
       .describe("what the filters were read from: the phrases the rules recognised, or the LLM's filters"),
   })
-  .describe('filters from the question (by rules, or as the LLM refined them), applied to both legs');
+  .describe(
+    'filters from the question (by rules, or as the LLM refined them), applied to both legs; a hard filter that leaves fewer messages than the page is followed by the unfiltered ranking (notes say so)',
+  );
 
 const mode = z
   .enum(['hybrid', 'keyword'])

@@ -55,6 +55,12 @@ export function registerRetrieve(program: Command, globals: () => GlobalOptions)
       printLine(
         `${result.mode} retrieval${result.degraded ? ` (degraded: ${result.degraded})` : ''}, ${result.passages.length} passages, ~${result.tokens} tokens`,
       );
+      const { applied, boosted } = result.filters;
+      if (applied.length > 0 || boosted.length > 0)
+        printLine(
+          `filters: ${applied.length > 0 ? applied.join(', ') : 'none'}${boosted.length > 0 ? `; raised, not filtered: ${boosted.join(', ')}` : ''}`,
+        );
+      for (const note of result.notes) printLine(`note: ${note}`);
       if (result.refinement)
         printLine(
           `also searched, as ${result.refinement.by} rephrased it: ${result.refinement.rephrasings.join(' | ')}`,
