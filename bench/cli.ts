@@ -58,32 +58,33 @@ interface Queries {
   readonly messageId: string;
 }
 
-/** Deterministic queries: a rare identifier of the index, and a message from the middle of the archive. */
+/** An identifier as the corpus writes them in subjects: INV-62271, PO-1234. */
+const IDENTIFIER = /\b[A-Z]{2,}-\d{3,}\b/;
+
+/**
+ * Deterministic queries from the messages in the middle of the archive: the first identifier
+ * of a subject (a few messages carry each), the first two words of a subject, the first
+ * sender's local part, and that sender's message.
+ */
 function queries(db: Db): Queries {
-  const identifiers = db
+  const rows = db
     .prepare(
-      "SELECT term FROM keyword_vocab WHERE term GLOB '*_*[0-9]*' AND doc BETWEEN 1 AND 50 ORDER BY term",
-    )
-    .pluck()
-    .all() as string[];
-  const identifier = identifiers[Math.floor(identifiers.length / 2)];
-  if (identifier === undefined) throw new Error('the archive holds no identifier');
-  const middle = db
-    .prepare(
-      'SELECT message_id, from_address, subject FROM messages WHERE id >= (SELECT max(id) / 2 FROM messages) ORDER BY id LIMIT 50',
+      'SELECT message_id, from_address, subject FROM messages WHERE id >= (SELECT max(id) / 2 FROM messages) ORDER BY id LIMIT 200',
     )
     .all() as Array<{ message_id: string; from_address: string; subject: string }>;
-  for (const row of middle) {
-    const words = row.subject.split(/\s+/).filter((w) => /^\p{L}{4,}$/u.test(w));
-    if (words.length < 2) continue;
-    return {
-      identifier: identifier.replace(/_/g, '-'),
-      twoWords: words.slice(0, 2).join(' ').toLowerCase(),
-      sender: row.from_address.split('@')[0] ?? row.from_address,
-      messageId: row.message_id,
-    };
-  }
-  throw new Error('no message of the middle of the archive has a subject of two words');
+  const identifier = rows.map((r) => IDENTIFIER.exec(r.subject)?.[0]).find((id) => id !== undefined);
+  const twoWords = rows
+    .map((r) => r.subject.split(/\s+/).filter((w) => /^\p{L}{4,}$/u.test(w)))
+    .find((words) => words.length >= 2);
+  const first = rows[0];
+  if (!identifier || !twoWords || !first)
+    throw new Error('the archive lacks an identifier or a subject of two words');
+  return {
+    identifier,
+    twoWords: twoWords.slice(0, 2).join(' ').toLowerCase(),
+    sender: first.from_address.split('@')[0] ?? first.from_address,
+    messageId: first.message_id,
+  };
 }
 
 /**

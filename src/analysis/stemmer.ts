@@ -1,10 +1,10 @@
 // Snowball stemming for our languages, behind a bounded cache: uncached stemming runs at
 // 30–100k words/s, cached lookups at millions/s (FACTS.md), and mail repeats its words.
 
-import { createRequire } from 'node:module';
 import type { Stemmer } from 'snowball-stemmers';
 import { foldTerm, hasAsciiDigit, MAX_TOKEN_LENGTH } from './fold.js';
 import type { Language } from './language.js';
+import { keepSnowballCache, snowball } from './snowball.js';
 
 const ALGORITHMS: Readonly<Record<Language, string>> = {
   en: 'english',
@@ -33,20 +33,15 @@ interface CachedStemmer {
 
 const stemmers = new Map<Language, CachedStemmer>();
 
-/**
- * The package, required on the first stem: it is one 860 KB CommonJS file that an ESM import
- * would also scan for its exports (~25 ms of a CLI process that stems nothing, ~150 ms more
- * scanned). Required, it compiles lazily.
- */
-let snowball: typeof import('snowball-stemmers').default | undefined;
-
 function stemmerFor(language: Language): CachedStemmer {
   let entry = stemmers.get(language);
   if (entry === undefined) {
-    snowball ??= createRequire(import.meta.url)(
-      'snowball-stemmers',
-    ) as typeof import('snowball-stemmers').default;
-    entry = { stemmer: snowball.newStemmer(ALGORITHMS[language]), cache: new Map() };
+    // Loaded with the first stemmer, not with this module: a process that stems nothing
+    // (show, list) never loads it.
+    entry = { stemmer: snowball().newStemmer(ALGORITHMS[language]), cache: new Map() };
+    // A first stem compiles the stemmer's rules, which the code cache then holds.
+    entry.stemmer.stem('stemming');
+    keepSnowballCache();
     stemmers.set(language, entry);
   }
   return entry;
