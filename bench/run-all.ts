@@ -10,6 +10,7 @@ const BENCHMARKS = [
   'ingest-stages',
   'clean',
   'search',
+  'cli',
   'http',
   'attachments',
   'attachments-ingest',
