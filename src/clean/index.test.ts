@@ -20,8 +20,9 @@ describe('cleanMessage', () => {
     const cleaned = cleanMessage({ text, html: null });
     expectSpansCoverBody(cleaned);
     expect(cleaned.spans.map((s) => s.kind)).toEqual(['authored', 'signature', 'quoted']);
-    expect(cleaned.authored).toBe('Sounds good.\n\nThanks,\nAlice');
-    expect(cleaned.signature).toBe('-- \nAlice Example');
+    // The sign-off and the name typed above the delimiter sign the message with it.
+    expect(cleaned.authored).toBe('Sounds good.');
+    expect(cleaned.signature).toBe('Thanks,\nAlice\n\n-- \nAlice Example');
     expect(cleaned.quoted).toBe(
       'On Mon, Mar 4, 2024 at 10:12 AM Bob <bob@example.com> wrote:\n> Meet Thursday?',
     );

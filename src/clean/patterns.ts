@@ -192,7 +192,7 @@ export const CONTACT_LINE =
 
 /** Words that only confidentiality disclaimers use together. */
 export const DISCLAIMER =
-  /confidential|intended recipient|privileged|riservat|destinatario|vertraulich|empfänger|confidentiel|destinataire|confidencial|destinatário|vertrouwelijk|geadresseerde|конфиденциальн|адресат/i;
+  /confidential|intended recipient|privileged|riservat|destinatario|vertraulich|empfänger|confidentiel|destinataire|confidencial|destinatário|vertrouwelijk|geadresseerde|конфиденциальн|адресат|poufn|adresat/i;
 
 /** Unsubscribe and list-footer phrases. */
 export const FOOTER =

@@ -144,8 +144,40 @@ describe('signatures', () => {
     ]);
   });
 
-  it('keeps a sign-off and a bare name: no contact cue, no signature', () => {
-    expect(kindsOf('Price confirmed.\n\nThanks,\nMark')).toEqual(['authored', null, 'authored', 'authored']);
+  /** Line kinds in short: a authored, s signature, - blank. */
+  const short = (text: string): string =>
+    kindsOf(text)
+      .map((k) => (k === null ? '-' : (k as string)[0]))
+      .join('');
+
+  it.each([
+    ['Price confirmed.\n\nThanks,\nMark', 'a-ss'],
+    ['Prijs bevestigd.\n\nMet vriendelijke groet,\n\nPieter van der Berg', 'a-s-s'],
+    ['Rendben.\n\nÜdvözlettel:\nTóth Anna\nÉrtékesítési asszisztens\nDunamenti Kft.', 'a-ssss'],
+    ['Ok.\n\n祝好，\n李明', 'a-ss'],
+    ['Ok.\n\n감사합니다.\n이준호 드림', 'a-ss'],
+    ['Ok.\n\nمع التحية،\nليلى حسن', 'a-ss'],
+    ['Ok.\n\nПоздрави,\nНенад Петровић', 'a-ss'],
+    // A sign-off and a name above a "-- " signature go with it.
+    ['Ok.\n\nAmicalement,\nBernard\n\n-- \nBernard Petit\nAtelier Petit', 'a-ss-sss'],
+    // An inline reply's last answer is signed below the quote.
+    ['Yes.\n\n> Friday?\n\nCheers,\nJonas', 'a-q-ss'],
+  ])('takes a sign-off and the name typed under it: %j', (text, kinds) => {
+    expect(short(text)).toBe(kinds);
+  });
+
+  it('keeps a sign-off and a name that are the whole message authored', () => {
+    expect(short('Thanks,\nMark')).toBe('aa');
+  });
+
+  it.each([
+    'Thanks,\nsee you Monday',
+    'Thanks,\nSee you on Monday.',
+    'Cheers,\nI will call you tomorrow',
+    'Thanks,\nMark\nPS: the invoice is attached, see page two.',
+    'Thanks,\nMark\nCall me when you land?',
+  ])('keeps a last sentence after a sign-off authored: %j', (tail) => {
+    expect(kindsOf(`Price confirmed.\n\n${tail}`).every((k) => k !== 'signature')).toBe(true);
   });
 
   it('takes a closing card that clients append without a sign-off', () => {

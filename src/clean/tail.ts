@@ -28,6 +28,30 @@ const MAX_SIGNATURE_LINES = 20;
  */
 const NAME_LINE = /^\p{Lu}[\p{L}'’.-]*(?:\s+\p{Lu}[\p{L}'’.-]*){0,3}(?:\s*[,|]\s*[^.!?]{1,60})?$/u;
 
+/**
+ * A name typed under a sign-off: one to four capitalised words, with the particles of family
+ * names between them ("Pieter van der Berg"), or one to four short words of a script without
+ * case ("李明", "이준호 드림", "ليلى حسن"). No sentence punctuation: "see you Monday" is prose.
+ */
+const SIGNED_NAME =
+  /^(?:\p{Lu}[\p{L}\p{M}'’.-]{0,30}(?:(?:\s(?:van|von|der|den|de|da|di|du|del|la|le|dos|das|ter|ten|zu)){0,2}\s\p{Lu}[\p{L}\p{M}'’.-]{0,30}){0,3}|[\p{Lo}\p{M}]{1,12}(?:\s[\p{Lo}\p{M}]{1,12}){0,3})$/u;
+
+/**
+ * A line of a card under a name, without a contact cue: a role, a department, a company
+ * ("Értékesítési asszisztens", "Dunamenti Kft.", "Prodaja | Jadran Opskrba d.o.o."). Short,
+ * no question or exclamation, no sentence inside it, and a final stop only after an
+ * abbreviation ("Kft.", "S.r.l."), so a last sentence under a name is never one.
+ */
+const CARD_PROSE = /[?!？！]|[.:;]\s+\p{Ll}\p{L}{2}|:$/u;
+/** A final stop that ends an abbreviation: "Kft.", "Inc.", "S.r.l.", "Sp. z o.o.", a company form ("ehf.", "ltd."). */
+const ABBREVIATION_END =
+  /(?:^|\s)(?:\p{Lu}\p{L}{0,3}|[\p{L}.]{0,8}\.\p{L}{1,3}|ehf|hf|inc|ltd|llc|corp|co|oy|oyj|ab|as|asa|aps|bv|nv|kft|zrt|srl|spa|sa|ag|gmbh|kg|sas|sarl|doo|ad)\.$/u;
+
+function isCardLine(line: string): boolean {
+  if (line.length > 80 || line.split(/\s+/).length > 10 || CARD_PROSE.test(line)) return false;
+  return !line.endsWith('.') || ABBREVIATION_END.test(line);
+}
+
 /** Most lines after a sign-off (or of a closing card) that may form a contact block. */
 const MAX_CONTACT_LINES = 8;
 
@@ -77,28 +101,51 @@ function isDisclaimer(text: string): boolean {
   return DISCLAIMER_HEADING.test(text) || text.split(/\s+/).length >= 20;
 }
 
-/** Where the signature of lines from..to starts, or -1. */
-function signatureStart(lines: readonly string[], from: number, to: number): number {
+/**
+ * Where the signature of lines from..to starts, or -1. `signsEarlier`: authored text comes
+ * before the run (an inline reply's last answer), so a sign-off may open the run itself.
+ */
+function signatureStart(lines: readonly string[], from: number, to: number, signsEarlier: boolean): number {
   const nonBlank: number[] = [];
   for (let i = from; i <= to; i++) if ((lines[i] as string).trim() !== '') nonBlank.push(i);
   const last = nonBlank[nonBlank.length - 1];
   if (last === undefined) return -1;
   if (isMobileSignature(patternLine(lines[last] as string))) {
-    const before = signatureStart(lines, from, last - 1);
+    const before = signatureStart(lines, from, last - 1, signsEarlier);
     return before >= 0 ? before : last;
   }
   for (let k = nonBlank.length - 1; k >= Math.max(0, nonBlank.length - 1 - MAX_SIGNATURE_LINES); k--) {
     const i = nonBlank[k] as number;
-    if (SIGNATURE_DELIMITER.test(lines[i] as string)) return i;
+    if (!SIGNATURE_DELIMITER.test(lines[i] as string)) continue;
+    // A sign-off and the name typed above the delimiter sign the message too.
+    const signed = signOffStart(lines, nonBlank.slice(0, k), signsEarlier);
+    return signed >= 0 ? signed : i;
   }
-  // Sign-off, then a short block of name and contact lines with at least one real contact cue.
-  for (let k = nonBlank.length - 2; k >= Math.max(1, nonBlank.length - 1 - MAX_CONTACT_LINES); k--) {
+  const signed = signOffStart(lines, nonBlank, signsEarlier);
+  return signed >= 0 ? signed : closingCardStart(lines, nonBlank);
+}
+
+/**
+ * Where a sign-off over a name or a card starts, or -1: a short block of name and contact
+ * lines with at least one real contact cue (the card starts the signature, and joinSignOffs
+ * adds the sign-off), or a hand-typed name, alone or over a short card (the sign-off starts it).
+ */
+function signOffStart(lines: readonly string[], nonBlank: readonly number[], signsEarlier: boolean): number {
+  const first = signsEarlier ? 0 : 1;
+  for (let k = nonBlank.length - 2; k >= Math.max(first, nonBlank.length - 1 - MAX_CONTACT_LINES); k--) {
     if (!SIGN_OFF.test(patternLine(lines[nonBlank[k] as number] as string))) continue;
     const block = nonBlank.slice(k + 1).map((i) => patternLine(lines[i] as string));
     if (isContactBlock(block)) return nonBlank[k + 1] as number;
-    return -1;
+    return isNameBlock(block) ? (nonBlank[k] as number) : -1;
   }
-  return closingCardStart(lines, nonBlank);
+  return -1;
+}
+
+/** A hand-typed name, alone or over a short card: what a sign-off signs ("Groet,\nPieter"). */
+function isNameBlock(block: readonly string[]): boolean {
+  const [name, ...rest] = block;
+  if (name === undefined || !SIGNED_NAME.test(name) || SIGN_OFF.test(name) || rest.length > 4) return false;
+  return rest.every((t) => (t.length <= 80 && CONTACT_LINE.test(t)) || isCardLine(t));
 }
 
 /** Short lines only, at least one with a real contact cue (phone, web, address, job title). */
@@ -129,6 +176,7 @@ function splitRunTail(
   from: number,
   to: number,
   afterHistory: boolean,
+  signsEarlier: boolean,
 ): void {
   const paragraphs = paragraphsOf(lines, from, to);
   let end = paragraphs.length;
@@ -144,7 +192,7 @@ function splitRunTail(
   }
   if (end === 0) return;
   const lastLine = (paragraphs[end - 1] as Paragraph).to;
-  const signature = signatureStart(lines, from, lastLine);
+  const signature = signatureStart(lines, from, lastLine, signsEarlier);
   if (signature >= 0) mark(kinds, lines, signature, lastLine, 'signature');
 }
 
@@ -164,7 +212,8 @@ function joinSignOffs(lines: readonly string[], kinds: LineKinds): void {
         if (kinds[j] === 'signature') card.push(patternLine(lines[j] as string));
         else if (kinds[j] !== null) break;
       }
-      if (isContactBlock(card) && !card.some((line) => FOOTER.test(line))) kinds[previous] = 'signature';
+      const signs = isContactBlock(card) || isNameBlock(card);
+      if (signs && !card.some((line) => FOOTER.test(line))) kinds[previous] = 'signature';
     }
     previous = i;
   }
@@ -176,8 +225,11 @@ export function splitTails(lines: readonly string[], kinds: LineKinds): void {
   let runTo = -1;
   let seenOther = false;
   let runAfterOther = false;
+  let authoredBefore = false;
   const close = (): void => {
-    if (runFrom >= 0) splitRunTail(lines, kinds, runFrom, runTo, runAfterOther);
+    if (runFrom < 0) return;
+    splitRunTail(lines, kinds, runFrom, runTo, runAfterOther, authoredBefore);
+    authoredBefore = true;
     runFrom = -1;
   };
   kinds.forEach((kind, i) => {
