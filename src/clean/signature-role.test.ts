@@ -26,6 +26,13 @@ describe('the role a signature names', () => {
     expect(signatureRole('+1 312 555 0142\nwww.acme-corp.com', null)).toBe('');
   });
 
+  it('names no sign-off as a role: the sign-off heads a signature when a name follows it', () => {
+    expect(signatureRole('Thanks,\nAnna', 'Anna Keller')).toBe('');
+    expect(signatureRole('Grazie,\nMarco Bianchi\nResponsabile Logistica', 'Marco Bianchi')).toBe(
+      'Responsabile Logistica',
+    );
+  });
+
   it('stops before a long card becomes a slogan', () => {
     const role = signatureRole(
       'Anna Keller\nHead of Logistics\nHarbor Freight Europe B.V.\nMaking every container count, on every route, every single day',

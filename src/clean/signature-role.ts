@@ -1,8 +1,9 @@
 // What a signature says about its writer besides how to reach them: role and organisation
 // ("Account Manager, Kestrel Packaging Inc."), the context a passage of theirs is read in.
-// Contact data (phones, street addresses, mail and web addresses) and the name are left out.
+// Contact data (phones, street addresses, mail and web addresses), a sign-off and the name are
+// left out.
 
-import { isMobileSignature, SIGNATURE_DELIMITER } from './patterns.js';
+import { isMobileSignature, SIGN_OFF, SIGNATURE_DELIMITER } from './patterns.js';
 
 /** Contact data: anything with a digit (phones, street numbers, postcodes) or an address. */
 const CONTACT_DATA = /\d|@|https?:|www\./i;
@@ -19,7 +20,9 @@ export function signatureRole(signature: string, name: string | null | undefined
   const parts: string[] = [];
   for (const line of signature.split('\n')) {
     const text = line.trim();
-    if (text === '' || SIGNATURE_DELIMITER.test(text) || isMobileSignature(text)) continue;
+    // A sign-off ("Thanks,", "Grazie") heads a signature when a name follows it: no role.
+    if (text === '' || SIGNATURE_DELIMITER.test(text) || isMobileSignature(text) || SIGN_OFF.test(text))
+      continue;
     for (const piece of text.split(CARD_SEPARATOR)) {
       const part = piece.trim().replace(/[,;]+$/, '');
       if (part === '' || CONTACT_DATA.test(part) || (own !== null && own.includes(fold(part)))) continue;

@@ -356,10 +356,11 @@ async function retrieveWith(
     const row = info.get(m.rowid) as { messageId: string; threadId: string } | undefined;
     return row ? [{ ...row, score: m.score }] : [];
   });
-  // The pack reads the threads in the order of their best message.
-  const packThreads = [
-    ...new Set([...ranked.map((m) => rowThread.get(m.rowid) ?? ''), ...shownThreads]),
-  ].filter((key) => shown.has(key));
+  // The pack reads the best threads first, then the threads only the keyword leg's best
+  // messages brought, in the order of those messages.
+  const packThreads = [...new Set([...topKeys, ...ranked.map((m) => rowThread.get(m.rowid) ?? '')])].filter(
+    (key) => shown.has(key),
+  );
   // Only the threads the pack reads: after a fresh ingest every thread is dirty, and
   // chunking them all would make the first question pay for the whole archive.
   syncChunks(db, {

@@ -66,4 +66,22 @@ describe('mailsift ask: the context pack options (built CLI, no providers)', () 
     expect(elsewhere.status).not.toBe(0);
     expect(JSON.parse(elsewhere.stdout)).toMatchObject({ error: { code: 'no_such_item', param: 'inbox' } });
   });
+
+  it('prints the hard filters a question set, the senders only raised, and a fallback below a thin filter', () => {
+    const asked = runCli(['retrieve', 'what did Marco write about the budget?', '--db', db]);
+    expect(asked.status).toBe(0);
+    expect(asked.stdout).toContain('filters: from marco.bianchi@lagomaggiore-tessuti.example\n');
+    const mentioned = runCli([
+      'retrieve',
+      'which option won in the budget question Marco raised?',
+      '--db',
+      db,
+    ]);
+    expect(mentioned.stdout).toContain(
+      'filters: none; raised, not filtered: marco.bianchi@lagomaggiore-tessuti.example',
+    );
+    const thin = runCli(['retrieve', 'option B in May 2024', '--db', db]);
+    expect(thin.stdout).toContain('filters: after 2024-05-01, before 2024-06-01\n');
+    expect(thin.stdout).toContain('note: the filters (after 2024-05-01, before 2024-06-01) left 0 messages');
+  });
 });

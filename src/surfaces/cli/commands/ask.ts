@@ -3,7 +3,7 @@
 
 import type { Command } from 'commander';
 import { type GlobalOptions, printJson, printLine, withEngine } from '../context.js';
-import { type PackOptions, packOptions, withPackOptions } from './retrieve.js';
+import { filtersLine, type PackOptions, packOptions, withPackOptions } from './retrieve.js';
 
 export function registerAsk(program: Command, globals: () => GlobalOptions): void {
   // --budget matters most with a local model: reading the prompt is most of its time.
@@ -30,6 +30,8 @@ export function registerAsk(program: Command, globals: () => GlobalOptions): voi
     if (answer.unknownCitations.length > 0)
       printLine(`\nWARNING: cites messages that were not retrieved: ${answer.unknownCitations.join(', ')}`);
     if (answer.retrieval.degraded) printLine(`\n(${answer.retrieval.degraded})`);
+    const filters = filtersLine(answer.retrieval.filters);
+    if (filters) printLine(`\n(${filters})`);
     printLine('\nSources:');
     for (const c of answer.citations)
       printLine(`  ${c.date.slice(0, 10)}  ${c.from}  ${c.subject}  <${c.messageId}>`);

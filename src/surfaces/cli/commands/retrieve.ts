@@ -6,6 +6,20 @@ import type { RetrieveOptions } from '../../../rag/index.js';
 import { positiveInteger } from '../arguments.js';
 import { type GlobalOptions, printJson, printLine, withEngine } from '../context.js';
 
+/**
+ * The filters a question set, for a person: the hard ones, then the senders only raised;
+ * null when there are none.
+ */
+export function filtersLine(filters: {
+  applied: readonly string[];
+  boosted: readonly string[];
+}): string | null {
+  const { applied, boosted } = filters;
+  if (applied.length === 0 && boosted.length === 0) return null;
+  const raised = boosted.length > 0 ? `; raised, not filtered: ${boosted.join(', ')}` : '';
+  return `filters: ${applied.length > 0 ? applied.join(', ') : 'none'}${raised}`;
+}
+
 /** What `retrieve` and `ask` both take to shape the context pack. */
 export interface PackOptions {
   readonly inbox?: string;
@@ -55,11 +69,8 @@ export function registerRetrieve(program: Command, globals: () => GlobalOptions)
       printLine(
         `${result.mode} retrieval${result.degraded ? ` (degraded: ${result.degraded})` : ''}, ${result.passages.length} passages, ~${result.tokens} tokens`,
       );
-      const { applied, boosted } = result.filters;
-      if (applied.length > 0 || boosted.length > 0)
-        printLine(
-          `filters: ${applied.length > 0 ? applied.join(', ') : 'none'}${boosted.length > 0 ? `; raised, not filtered: ${boosted.join(', ')}` : ''}`,
-        );
+      const filters = filtersLine(result.filters);
+      if (filters) printLine(filters);
       for (const note of result.notes) printLine(`note: ${note}`);
       if (result.refinement)
         printLine(
