@@ -58,10 +58,10 @@ describe('ranking by postings', () => {
   });
 
   it('match an identifier in text as written, never its parts spaced as words', () => {
-    // A signature says "Ólafur Jónsson": the name, not the address olafur.jonsson.
-    expect(ranking(match('olafur jonsson')).length).toBeGreaterThan(0);
-    expect(ranking(match('olafur.jonsson'))).toEqual([]);
-    expect(ranking(fts('olafur.jonsson'))).toEqual([]);
+    // The text says "oak veneer panels": two words, not the identifier oak.veneer.
+    expect(ranking(match('oak veneer')).length).toBeGreaterThan(0);
+    expect(ranking(match('oak.veneer'))).toEqual([]);
+    expect(ranking(fts('oak.veneer'))).toEqual([]);
   });
 
   it("scores exactly as FTS5's bm25 while nothing was deleted", () => {
