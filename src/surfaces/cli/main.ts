@@ -6,6 +6,7 @@ import { Command } from 'commander';
 import { registerAsk } from './commands/ask.js';
 import { registerAttachment } from './commands/attachment.js';
 import { registerCheck } from './commands/check.js';
+import { registerDecisions } from './commands/decisions.js';
 import { registerEmbed } from './commands/embed.js';
 import { registerEval } from './commands/eval.js';
 import { registerExtract } from './commands/extract.js';
@@ -41,6 +42,7 @@ for (const register of [
   registerStatus,
   registerShow,
   registerThread,
+  registerDecisions,
   registerAttachment,
   registerParse,
   registerReindex,

@@ -1,0 +1,56 @@
+// mailsift decisions [--inbox NAME] [--thread ID] [--q TEXT] [--after DATE] [--before DATE] [--limit N]:
+// what threads decided, each with its verbatim evidence (rules, computed on demand).
+
+import type { Command } from 'commander';
+import { positiveInteger } from '../arguments.js';
+import { type GlobalOptions, printJson, printLine, withEngine } from '../context.js';
+
+interface DecisionsOptions {
+  inbox?: string;
+  thread?: string;
+  q?: string;
+  after?: string;
+  before?: string;
+  limit?: number;
+}
+
+export function registerDecisions(program: Command, globals: () => GlobalOptions): void {
+  program
+    .command('decisions')
+    .description('list what threads decided (proposal, objections, agreement), newest first')
+    .option('--inbox <name>', 'only this inbox')
+    .option('--thread <id>', 'only this thread (thread id, or the Message-ID of any message in it)')
+    .option('--q <text>', 'only decisions whose statement or evidence holds every word')
+    .option('--after <date>', 'decided on or after this date (ISO 8601)')
+    .option('--before <date>', 'decided before this date (ISO 8601)')
+    .option(
+      '--limit <n>',
+      'threads scanned without --thread, newest first (default 200)',
+      positiveInteger('--limit'),
+    )
+    .action(async (options: DecisionsOptions) => {
+      const global = globals();
+      const { findDecisions } = await import('../../../decisions/index.js');
+      await withEngine(global, (engine) => {
+        const found = findDecisions(engine.archive.db, options);
+        if (global.json) {
+          return printJson({
+            threadsScanned: found.threadsScanned,
+            count: found.decisions.length,
+            decisions: found.decisions.map((d) => ({ ...d, decidedAt: d.decidedAt.toISOString() })),
+          });
+        }
+        const lines: string[] = [];
+        for (const d of found.decisions) {
+          lines.push(
+            `${d.decidedAt.toISOString().slice(0, 16).replace('T', ' ')}  [${d.status}, ${d.kind}, ${d.confidence.toFixed(2)}]  thread ${d.threadId}`,
+            `  ${d.statement}`,
+          );
+          for (const e of d.evidence) lines.push(`    ${e.role.padEnd(9)} <${e.messageId}>  "${e.quote}"`);
+        }
+        if (found.decisions.length === 0) lines.push('no decisions');
+        lines.push(`(${found.threadsScanned} threads scanned)`);
+        printLine(lines.join('\n'));
+      });
+    });
+}
