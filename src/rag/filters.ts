@@ -313,31 +313,30 @@ const MAX_SENDERS_PER_NAME = 5;
 
 /**
  * Words right before a name that make it the author asked for: "from X", "sent by X", "to X",
- * "according to X" and their translations ("secondo X", "laut X", "по словам X").
+ * "according to X" and their translations ("secondo X", "laut X", "по словам X"). Not the
+ * possessive "of" (di, de, van): "la proposta di Dana" is about Dana's proposal, like "Dana's
+ * proposal".
  */
 const AUTHOR_BEFORE = new Set([
   'from',
   'by',
   'to',
   'da',
-  'di',
   'von',
   'laut',
-  'de',
   'par',
   'selon',
   'por',
   'segun',
   'segundo',
   'secondo',
-  'van',
   'volgens',
   'от',
   'словам',
 ]);
 /**
- * Words right after a name that make it the author: what they wrote, said, asked or decided
- * ("Joe said", "did Marco decide", "Joe's mail" as "joe s").
+ * Words right after a name (after at most one auxiliary) that make it the author: what they
+ * wrote, said, asked or decided ("Joe said", "did Marco decide", "Marco has decided").
  */
 const AUTHOR_AFTER = new Set([
   'wrote',
