@@ -4,6 +4,7 @@
 // `decisions` table derived by a store hook, re-derived when a thread changes.
 
 import { MailsiftError } from '../core/errors.js';
+import { toInstant } from '../search/params.js';
 import {
   type Db,
   findMessage,
@@ -62,8 +63,8 @@ export function decisionThread(
 
 /** Decisions of one thread, or of the newest `limit` threads of an inbox (or of every inbox). */
 export function findDecisions(db: Db, options: FindDecisionsOptions = {}): FoundDecisions {
-  const after = instant(options.after, '--after');
-  const before = instant(options.before, '--before');
+  const after = toInstant(options.after, '--after');
+  const before = toInstant(options.before, '--before');
   const words = (options.q ?? '').toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}._-]*/gu) ?? [];
   const inboxes =
     options.inbox === undefined
@@ -133,22 +134,4 @@ function newestThreads(
     }
   }
   return found.sort((a, b) => b.last - a.last).slice(0, limit);
-}
-
-/** ISO 8601 dates only, as the list filters take them. */
-function instant(value: string | undefined, param: string): number | null {
-  if (value === undefined) return null;
-  const trimmed = value.trim();
-  const time = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(trimmed)
-    ? Date.parse(trimmed)
-    : Number.NaN;
-  if (!Number.isFinite(time))
-    throw new MailsiftError(
-      'invalid_argument',
-      `${param}: '${value}' is not a date (use ISO 8601, e.g. 2024-05-01)`,
-      {
-        param,
-      },
-    );
-  return time;
 }

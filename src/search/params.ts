@@ -292,7 +292,8 @@ function parseParams<P>(specs: ParamSpecs, params: unknown, required: readonly s
   return params as P;
 }
 
-function toInstant(value: string | Date | undefined, param: string): number | null {
+/** An ISO 8601 date (or a Date) as ms since epoch, null when absent; a typed error naming `param` otherwise. */
+export function toInstant(value: string | Date | undefined, param: string): number | null {
   if (value === undefined) return null;
   const time = value instanceof Date ? value.getTime() : parseDate(value);
   if (!Number.isFinite(time)) {
