@@ -82,11 +82,13 @@ function realmailRoot(): string {
   return resolve(dirname(fileURLToPath(import.meta.url)), '../../../shared/realmail');
 }
 
-function loadCorpus(maildir: string, questionsPath: string): Corpus {
+/** A question file and its Maildir: `maildir`, else the folder beside the file its `corpus` names. */
+function loadCorpus(questionsPath: string, maildir?: string): Corpus {
   const parsed = questionFile.safeParse(JSON.parse(readFileSync(questionsPath, 'utf8')));
   if (!parsed.success) throw new Error(`${questionsPath}: ${parsed.error.message}`);
-  if (!existsSync(maildir)) throw new Error(`${questionsPath}: its corpus ${maildir} does not exist`);
-  return { name: parsed.data.corpus, maildir, questions: parsed.data.questions };
+  const folder = maildir ?? join(dirname(questionsPath), parsed.data.corpus);
+  if (!existsSync(folder)) throw new Error(`${questionsPath}: its corpus ${folder} does not exist`);
+  return { name: parsed.data.corpus, maildir: folder, questions: parsed.data.questions };
 }
 
 function corpora(): Corpus[] {
@@ -95,16 +97,13 @@ function corpora(): Corpus[] {
   if ((corpus === undefined) !== (questions === undefined))
     throw new Error('--corpus DIR and --questions FILE go together');
   if (corpus !== undefined && questions !== undefined)
-    return [loadCorpus(resolve(corpus), resolve(questions))];
+    return [loadCorpus(resolve(questions), resolve(corpus))];
   const root = realmailRoot();
   if (!existsSync(root)) throw new Error(`no real-mail folder at ${root} (set MAILSIFT_REALMAIL)`);
   return readdirSync(root)
     .filter((f) => f.endsWith('-questions.json'))
     .sort()
-    .map((f) => {
-      const name = (JSON.parse(readFileSync(join(root, f), 'utf8')) as { corpus?: string }).corpus;
-      return loadCorpus(join(root, name ?? f.replace(/-questions\.json$/, '')), join(root, f));
-    });
+    .map((f) => loadCorpus(join(root, f)));
 }
 
 function messageFiles(dir: string): string[] {
