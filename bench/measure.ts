@@ -29,14 +29,14 @@ export function removeArchive(path: string): void {
 /** Where the benches' generated Maildir of `messages` lives under `root`. */
 export const benchMaildirPath = (root: string, messages: number): string => join(root, `maildir-${messages}`);
 
-/** The benches' generated Maildir of `messages` (seed 42) under `root`, written once. */
-export async function benchMaildir(root: string, messages: number): Promise<string> {
+/** The benches' generated Maildir of `messages` under `root`, written once (another seed needs another root). */
+export async function benchMaildir(root: string, messages: number, seed = 42): Promise<string> {
   const corpus = benchMaildirPath(root, messages);
   mkdirSync(root, { recursive: true });
   if (!existsSync(join(corpus, 'cur')) && !existsSync(join(corpus, 'new'))) {
     const started = Date.now();
     process.stdout.write(`generating ${messages.toLocaleString('en')} messages into ${corpus} …\n`);
-    await writeMaildir(corpus, generateCorpus({ seed: 42, messages }));
+    await writeMaildir(corpus, generateCorpus({ seed, messages }));
     process.stdout.write(`  generated in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
   }
   return corpus;
