@@ -15,20 +15,12 @@ import {
   type ThreadEntry,
 } from '../store/index.js';
 import { extractDecisions } from './extract.js';
+import { DEFAULT_THREAD_LIMIT, type DecisionParams, MAX_THREAD_LIMIT } from './params.js';
 import type { DecisionMessage, DecisionRecord, DecisionThread } from './types.js';
 
-export const DEFAULT_THREAD_LIMIT = 200;
-
-export interface FindDecisionsOptions {
-  readonly inbox?: string;
-  /** A thread id, or the Message-ID of any of its messages. */
-  readonly thread?: string;
-  /** Words every returned decision holds in its statement or evidence quotes. */
-  readonly q?: string;
-  readonly after?: string;
-  readonly before?: string;
-  /** How many threads are scanned without `thread`, newest first (default 200). */
-  readonly limit?: number;
+/** `DECISION_PARAMS`, and the inbox (omitted: every inbox). */
+export interface FindDecisionsOptions extends DecisionParams {
+  readonly inbox?: string | undefined;
 }
 
 export interface FoundDecisions {
@@ -63,17 +55,23 @@ export function decisionThread(
 
 /** Decisions of one thread, or of the newest `limit` threads of an inbox (or of every inbox). */
 export function findDecisions(db: Db, options: FindDecisionsOptions = {}): FoundDecisions {
-  const after = toInstant(options.after, '--after');
-  const before = toInstant(options.before, '--before');
+  const after = toInstant(options.after, 'after');
+  const before = toInstant(options.before, 'before');
+  const limit = options.limit ?? DEFAULT_THREAD_LIMIT;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_THREAD_LIMIT) {
+    throw new MailsiftError('invalid_argument', `limit: must be an integer from 1 to ${MAX_THREAD_LIMIT}`, {
+      param: 'limit',
+    });
+  }
   const words = (options.q ?? '').toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}._-]*/gu) ?? [];
   const inboxes =
     options.inbox === undefined
       ? (sql(db, 'SELECT id, name FROM inboxes ORDER BY name').all() as Array<{ id: number; name: string }>)
       : [inboxByName(db, options.inbox)];
   const threads =
-    options.thread === undefined
-      ? newestThreads(db, inboxes, options.limit ?? DEFAULT_THREAD_LIMIT)
-      : [oneThread(db, inboxes, options.thread, options.inbox !== undefined)];
+    options.threadId === undefined
+      ? newestThreads(db, inboxes, limit)
+      : [oneThread(db, inboxes, options.threadId, options.inbox !== undefined)];
   const decisions: DecisionRecord[] = [];
   let messagesScanned = 0;
   for (const { inbox, threadId } of threads) {
@@ -110,7 +108,7 @@ function oneThread(
   }
   const message = findMessage(db, id, inboxGiven ? inboxes[0]?.id : undefined);
   if (message) return { inbox: { id: message.inboxId, name: message.inbox }, threadId: message.threadId };
-  throw new MailsiftError('no_such_item', `no thread or message with id '${id}'`, { param: 'thread' });
+  throw new MailsiftError('no_such_item', `no thread or message with id '${id}'`, { param: 'threadId' });
 }
 
 /** The threads with the newest messages, walking each inbox's date index only as far as needed. */
@@ -134,4 +132,21 @@ function newestThreads(
     }
   }
   return found.sort((a, b) => b.last - a.last).slice(0, limit);
+}
+
+/** A decision as the surfaces send it (CLI --json, HTTP, MCP): its date in ISO 8601. */
+export type DecisionJson = Omit<DecisionRecord, 'decidedAt'> & { readonly decidedAt: string };
+
+export interface DecisionsJson {
+  readonly threadsScanned: number;
+  readonly count: number;
+  readonly decisions: readonly DecisionJson[];
+}
+
+export function decisionsJson(found: FoundDecisions): DecisionsJson {
+  return {
+    threadsScanned: found.threadsScanned,
+    count: found.decisions.length,
+    decisions: found.decisions.map((d) => ({ ...d, decidedAt: d.decidedAt.toISOString() })),
+  };
 }

@@ -2,18 +2,23 @@
 // on demand, no table yet).
 
 export {
-  DEFAULT_THREAD_LIMIT,
+  type DecisionJson,
+  type DecisionsJson,
+  decisionsJson,
   decisionThread,
   type FindDecisionsOptions,
   type FoundDecisions,
   findDecisions,
 } from './archive.js';
 export { extractDecisions, keySentence, MIN_CONFIDENCE } from './extract.js';
-export type {
-  DecisionEvidence,
-  DecisionKind,
-  DecisionMessage,
-  DecisionRecord,
-  DecisionThread,
-  EvidenceRole,
+export { DECISION_PARAMS, DEFAULT_THREAD_LIMIT, type DecisionParams, MAX_THREAD_LIMIT } from './params.js';
+export {
+  DECISION_KINDS,
+  type DecisionEvidence,
+  type DecisionKind,
+  type DecisionMessage,
+  type DecisionRecord,
+  type DecisionThread,
+  EVIDENCE_ROLES,
+  type EvidenceRole,
 } from './types.js';

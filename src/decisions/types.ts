@@ -20,7 +20,9 @@ export interface DecisionThread {
   readonly messages: readonly DecisionMessage[];
 }
 
-export type EvidenceRole = 'proposal' | 'objection' | 'agreement' | 'revision';
+// Values as well as types: the HTTP and MCP response schemas enumerate them.
+export const EVIDENCE_ROLES = ['proposal', 'objection', 'agreement', 'revision'] as const;
+export type EvidenceRole = (typeof EVIDENCE_ROLES)[number];
 
 export interface DecisionEvidence {
   readonly messageId: string;
@@ -29,12 +31,14 @@ export interface DecisionEvidence {
   readonly role: EvidenceRole;
 }
 
-export type DecisionKind =
-  | 'proposal-agreement'
-  | 'question-resolution'
-  | 'request-approval'
-  | 'request-rejection'
-  | 'revision';
+export const DECISION_KINDS = [
+  'proposal-agreement',
+  'question-resolution',
+  'request-approval',
+  'request-rejection',
+  'revision',
+] as const;
+export type DecisionKind = (typeof DECISION_KINDS)[number];
 
 export interface DecisionRecord {
   readonly inbox: string;

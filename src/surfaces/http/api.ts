@@ -5,6 +5,12 @@
 import type { z } from 'zod';
 import type { Principal } from '../../auth/index.js';
 import { MailsiftError } from '../../core/errors.js';
+import {
+  type DecisionParams,
+  type DecisionsJson,
+  decisionsJson,
+  findDecisions,
+} from '../../decisions/index.js';
 import type { Mailsift, ThreadView } from '../../engine.js';
 import { indexSecret } from '../../index/index.js';
 import type { Answer, AskOptions, RetrievalResult } from '../../rag/index.js';
@@ -26,6 +32,7 @@ import { unwrapPageToken, wrapPageToken } from './page-tokens.js';
 import { parseWith } from './param-schemas.js';
 import { boundedProviders, type RagProviders } from './rag-providers.js';
 import { askBodySchema, retrieveBodySchema } from './rag-schemas.js';
+import { decisionsQuerySchema } from './schemas.js';
 
 /** Pages of matching messages list_threads reads for one page of threads before returning a shorter page (with a token). */
 const MAX_THREAD_SCAN_PAGES = 20;
@@ -181,6 +188,14 @@ export class MailApi {
       message: entry.message,
       text: await attachmentText(attachment),
     };
+  }
+
+  /** What the inbox's threads decided (rules, on demand), newest first, each with its verbatim evidence. */
+  listDecisions(inbox: string, params: Params): DecisionsJson {
+    const { name } = this.inbox(inbox);
+    // The schema is built from DECISION_PARAMS, so what it lets through is their type.
+    const checked = parseWith(decisionsQuerySchema, params) as DecisionParams;
+    return decisionsJson(findDecisions(this.db, { ...checked, inbox: name }));
   }
 
   /** The context pack for a question over one inbox (keyword-only without an embedder, `degraded` when it failed). */

@@ -26,6 +26,7 @@ import { openApiDocument } from './openapi.js';
 import { queryParams } from './query.js';
 import type { RagProviders } from './rag-providers.js';
 import {
+  decisionsQuerySchema,
   inboxPageSchema,
   listQuerySchema,
   listThreadsQuerySchema,
@@ -291,6 +292,10 @@ export function createApp(options: AppOptions): Hono<Env> {
       messages: thread.entries.map((e) => ({ ...messageJson(e.message), depth: e.depth })),
     });
   });
+
+  app.get('/v1/inboxes/:inboxId/decisions', (c) =>
+    c.json(api(c).listDecisions(inboxOf(c), queryParams(c.req.url, decisionsQuerySchema))),
+  );
 
   app.post('/v1/inboxes/:inboxId/retrieve', async (c) => {
     noQuery(c);

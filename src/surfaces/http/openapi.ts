@@ -4,6 +4,8 @@
 import { z } from 'zod';
 import { answerSchema, askBodySchema, retrievalSchema, retrieveBodySchema } from './rag-schemas.js';
 import {
+  decisionListSchema,
+  decisionsQuerySchema,
   errorSchema,
   healthSchema,
   inboxListSchema,
@@ -37,6 +39,7 @@ const COMPONENTS = {
   ThreadList: threadListSchema,
   Message: messageSchema,
   Thread: threadSchema,
+  DecisionList: decisionListSchema,
   Retrieval: retrievalSchema,
   Answer: answerSchema,
 } as const;
@@ -244,6 +247,13 @@ export function openApiDocument(): JsonSchema {
         '{inboxId}{threadId}',
         null,
         json('Thread', 'the thread'),
+      ),
+      '/v1/inboxes/{inboxId}/decisions': operation(
+        'listDecisions',
+        'what threads decided (proposal, objections, agreement; rules, computed on demand), newest first, each quote verbatim from its message',
+        '{inboxId}',
+        decisionsQuerySchema,
+        json('DecisionList', 'the decisions of the threads scanned'),
       ),
       '/v1/inboxes/{inboxId}/retrieve': questionOperation(
         'retrieve',

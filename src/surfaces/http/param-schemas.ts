@@ -4,6 +4,7 @@
 
 import { z } from 'zod';
 import { MailsiftError } from '../../core/errors.js';
+import { DECISION_PARAMS } from '../../decisions/index.js';
 import {
   LIST_PARAMS,
   type ParamSpec,
@@ -58,6 +59,7 @@ function zodParams<S extends ParamSpecs>(
 
 export const searchParamsSchema = zodParams(SEARCH_PARAMS, SEARCH_REQUIRED);
 export const listParamsSchema = zodParams(LIST_PARAMS);
+export const decisionParamsSchema = zodParams(DECISION_PARAMS);
 
 /**
  * `params` validated by `schema`: an unknown field is `unknown_parameter`, any other problem

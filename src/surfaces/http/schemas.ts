@@ -3,8 +3,9 @@
 // URL or JSON carries); response schemas describe what the API emits, for the OpenAPI document.
 
 import { z } from 'zod';
+import { DECISION_KINDS, DECISION_PARAMS, EVIDENCE_ROLES } from '../../decisions/index.js';
 import { MAX_LIMIT, SEARCH_PARAMS } from '../../search/index.js';
-import { listParamsSchema, searchParamsSchema } from './param-schemas.js';
+import { decisionParamsSchema, listParamsSchema, searchParamsSchema } from './param-schemas.js';
 import { askBodySchema, retrieveBodySchema } from './rag-schemas.js';
 
 const wireDate = z.string().describe(SEARCH_PARAMS.before.description);
@@ -27,6 +28,11 @@ export const listThreadsQuerySchema = listQuerySchema
       'prefix match on the recipient tokens of a message of the thread',
     ),
   });
+
+export const decisionsQuerySchema = decisionParamsSchema.extend({
+  before: wireDate.optional().describe(DECISION_PARAMS.before.description),
+  after: wireDate.optional().describe(DECISION_PARAMS.after.description),
+});
 
 export const inboxPageSchema = z.strictObject({
   limit: z.number().int().min(1).max(MAX_LIMIT).optional().describe(`inboxes per page, 1–${MAX_LIMIT}`),
@@ -83,6 +89,7 @@ export const toolInputs = {
     .pick({ question: true, limit: true, tokenBudget: true })
     .extend({ inboxId }),
   ask_question: askBodySchema.pick({ question: true, limit: true }).extend({ inboxId }),
+  list_decisions: decisionsQuerySchema.extend({ inboxId }),
 } as const;
 
 // ---- responses ----
@@ -252,6 +259,39 @@ export const threadSchema = z.object({
   messages: z.array(
     messageSchema.extend({ depth: z.number().int().describe('0 for roots, +1 per reply level') }),
   ),
+});
+
+export const decisionListSchema = z.object({
+  threadsScanned: z.number().int(),
+  count: z.number().int(),
+  decisions: z
+    .array(
+      z.object({
+        inbox: z.string(),
+        threadId: z.string(),
+        statement: z
+          .string()
+          .describe("extractive: the proposal's key sentence, then who settled it and their line"),
+        kind: z.enum(DECISION_KINDS),
+        evidence: z.array(
+          z.object({
+            messageId: z.string(),
+            quote: z.string().describe("verbatim from that message's authored text"),
+            role: z.enum(EVIDENCE_ROLES),
+          }),
+        ),
+        participants: z.array(z.string()).describe('everyone whose message is evidence, proposer first'),
+        decidedAt: z.string().describe('the date of the (last) settling message'),
+        confidence: z.number().describe('0..1: the cue, who said it and where'),
+        status: z.enum(['standing', 'superseded']),
+        supersededBy: z
+          .string()
+          .nullable()
+          .describe('the proposal message of the later decision that revised this one'),
+        method: z.enum(['rules']),
+      }),
+    )
+    .describe('newest first'),
 });
 
 export const inboxListSchema = z.object({

@@ -9,6 +9,8 @@ import { Mailsift } from '../../engine.js';
 import { ensureKeywordIndex, keywordIndexHook } from '../../index/index.js';
 
 export const HTTP_FIXTURES = join(import.meta.dirname, '../../../test/fixtures/http');
+/** Invented threads that decide (and one that does not), for the decisions surfaces. */
+export const DECISION_FIXTURES = join(import.meta.dirname, '../../../test/fixtures/decisions');
 
 export interface FixtureArchive {
   readonly engine: Mailsift;
@@ -16,8 +18,8 @@ export interface FixtureArchive {
   close(): void;
 }
 
-/** Builds a fresh archive holding the fixture inboxes; close() removes it. */
-export async function fixtureArchive(): Promise<FixtureArchive> {
+/** Builds a fresh archive holding the fixture inboxes (and each `extra` folder as the inbox it is keyed by); close() removes it. */
+export async function fixtureArchive(extra: Readonly<Record<string, string>> = {}): Promise<FixtureArchive> {
   const root = mkdtempSync(join(tmpdir(), 'mailsift-http-'));
   cpSync(HTTP_FIXTURES, join(root, 'mail'), { recursive: true });
   const path = join(root, 'archive.db');
@@ -26,6 +28,7 @@ export async function fixtureArchive(): Promise<FixtureArchive> {
   if (!engine.archive.hooks.includes(keywordIndexHook)) engine.archive.hooks.push(keywordIndexHook);
   for (const inbox of ['acme', 'other'])
     await engine.ingest([join(root, 'mail', inbox)], { inbox, workers: 0 });
+  for (const [inbox, folder] of Object.entries(extra)) await engine.ingest([folder], { inbox, workers: 0 });
   return {
     engine,
     path,

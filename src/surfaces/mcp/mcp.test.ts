@@ -15,6 +15,7 @@ const TOOLS = [
   'get_inbox',
   'get_message',
   'get_thread',
+  'list_decisions',
   'list_inboxes',
   'list_messages',
   'list_threads',

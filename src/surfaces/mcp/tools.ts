@@ -172,5 +172,10 @@ export function createMcpServer(api: MailApi, activity?: RequestActivity): McpSe
     "Answer a question in words from an inbox's mail, citing a Message-ID for every claim: written by the configured LLM (citations checked against what was retrieved; verified is false when one was not) or extractive without one.",
     (args) => api.ask(...withoutInbox(args)),
   );
+  tool(
+    'list_decisions',
+    "What an inbox's threads decided, newest first: each decision's statement (the proposal's key sentence and who settled it), kind, status (standing or superseded by a later revision) and evidence quoted verbatim from the proposal, objection and agreement messages, with their Message-IDs. Found by rules over each thread's replies (agreement, approval and refusal cues, Acked-by, NAK) on demand; limit is the number of newest threads scanned without threadId.",
+    (args) => api.listDecisions(...withoutInbox(args)),
+  );
   return server;
 }

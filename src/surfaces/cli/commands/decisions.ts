@@ -30,16 +30,11 @@ export function registerDecisions(program: Command, globals: () => GlobalOptions
     )
     .action(async (options: DecisionsOptions) => {
       const global = globals();
-      const { findDecisions } = await import('../../../decisions/index.js');
+      const { decisionsJson, findDecisions } = await import('../../../decisions/index.js');
+      const { thread, ...rest } = options;
       await withEngine(global, (engine) => {
-        const found = findDecisions(engine.archive.db, options);
-        if (global.json) {
-          return printJson({
-            threadsScanned: found.threadsScanned,
-            count: found.decisions.length,
-            decisions: found.decisions.map((d) => ({ ...d, decidedAt: d.decidedAt.toISOString() })),
-          });
-        }
+        const found = findDecisions(engine.archive.db, { ...rest, threadId: thread });
+        if (global.json) return printJson(decisionsJson(found));
         const lines: string[] = [];
         for (const d of found.decisions) {
           lines.push(
