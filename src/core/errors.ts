@@ -20,6 +20,12 @@ export type ErrorCode =
   | 'bad_database'
   /** The index cannot be read or disagrees with the store: results could be incomplete. */
   | 'index_unavailable'
+  /** A mail server refused the credentials (or none could be obtained): nothing was stored. */
+  | 'auth_failed'
+  /** A mail server's certificate or TLS handshake failed, or it offered no TLS where required. */
+  | 'tls_failed'
+  /** A mail server could not be reached, dropped the connection, or does not speak the protocol. */
+  | 'connection_failed'
   /** An unexpected failure inside mailsift. */
   | 'internal';
 
@@ -37,6 +43,17 @@ export class MailsiftError extends Error {
 
 export function isMailsiftError(error: unknown): error is MailsiftError {
   return error instanceof MailsiftError;
+}
+
+/**
+ * An error of the source itself (its server refused, dropped or never answered), not of one
+ * message: it ends the run, where a broken message is recorded and passed over.
+ */
+export function isSourceFailure(error: unknown): boolean {
+  return (
+    error instanceof MailsiftError &&
+    (error.code === 'connection_failed' || error.code === 'auth_failed' || error.code === 'tls_failed')
+  );
 }
 
 /** Short text for a thrown value of unknown type, for failure records. */

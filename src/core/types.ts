@@ -2,8 +2,10 @@
 // their bytes into a ParsedMessage, clean splits its body into a CleanedBody.
 // Every module imports these shapes from here so the stages cannot drift apart.
 
-/** Which kind of mailbox a source reads. */
-export type SourceKind = 'mbox' | 'maildir' | 'eml';
+/** Which kind of mailbox a file source reads. */
+export type FileSourceKind = 'mbox' | 'maildir' | 'eml';
+/** Which kind of mailbox a source reads: files, or a server. */
+export type SourceKind = FileSourceKind | 'imap';
 
 /**
  * One message as a source sees it, before its bytes are read.
@@ -25,6 +27,44 @@ export interface SourceEntry {
   readonly fileTime: Date | null;
   /** Reads the message bytes (mbox entries already hold them). */
   read(): Promise<Buffer>;
+  /**
+   * The bytes at this key never change (an IMAP UID within its UIDVALIDITY): a changed
+   * fingerprint then means changed labels only, and the stored message is kept unread.
+   */
+  readonly fixedContent?: boolean;
+  /**
+   * What the source knows of the message before reading it (an IMAP envelope): a message of
+   * this source stored with this Message-ID and raw size is taken without reading the bytes
+   * (a message moved between folders, a folder whose UIDVALIDITY changed).
+   */
+  readonly identity?: { readonly messageId: string; readonly size: number };
+}
+
+/**
+ * What a server mailbox's last complete sync saw in one folder, kept in the archive in the
+ * transaction that ends the sync: UIDs below `uidNext` under this `uidValidity` were stored.
+ */
+export interface FolderState {
+  readonly folder: string;
+  readonly uidValidity: string;
+  readonly uidNext: number;
+  /** CONDSTORE's HIGHESTMODSEQ, or null when the server has none. */
+  readonly highestModseq: string | null;
+  readonly messages: number;
+}
+
+/** A source on a server: it remembers what it saw and how it logs in, never a secret. */
+export interface RemoteSync {
+  /** How credentials are found ('env', 'file:PATH', 'command:CMD'), recorded with the source. */
+  readonly credential: string;
+  /** Logs in and checks the folders: throws a typed error naming the source, before any write. */
+  connect(): Promise<void>;
+  /** Hands the source what the archive recorded at its last complete sync; before scan(). */
+  resume(states: readonly FolderState[]): void;
+  /** What the completed scan saw, per folder. */
+  states(): readonly FolderState[];
+  /** Closes the connection; the source cannot scan again. */
+  close(): Promise<void>;
 }
 
 /**
@@ -46,12 +86,14 @@ export interface SkippedFiles {
 /** A mailbox on disk that can be scanned for messages. */
 export interface MailSource {
   readonly kind: SourceKind;
-  /** Absolute path of the mailbox (file or directory). */
+  /** Absolute path of the mailbox (file or directory), or its URL without a secret. */
   readonly path: string;
   /** Streams every message present now. Throws MailsiftError for unreadable roots. */
   scan(): AsyncIterable<SourceEntry>;
   /** What the last complete scan passed over as not mail, per kind; empty before one. */
   skipped(): readonly SkippedFiles[];
+  /** Present for a mailbox on a server (IMAP). */
+  readonly remote?: RemoteSync;
 }
 
 export interface Address {

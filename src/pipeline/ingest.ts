@@ -1,16 +1,25 @@
 // Ingest orchestration: scan each source, skip what is unchanged, prepare the rest in
 // parallel, write in scan order in batched transactions, then sweep what disappeared.
 // A batch commits as a whole, so a killed run loses at most its open batch, and
-// re-running finishes the job: stored locations are skipped, re-read copies dedupe.
+// re-running finishes the job: stored locations are skipped, re-read copies dedupe. A source
+// on a server (IMAP) runs through the same path; what it saw per folder is kept with the
+// transaction that completes it.
 
-import { describeError, MailsiftError } from '../core/errors.js';
+import { describeError, isSourceFailure, MailsiftError } from '../core/errors.js';
 import { withBoundedHeapGrowth } from '../core/heap-growth.js';
 import type { MailSource, SkippedFiles, SourceEntry } from '../core/types.js';
-import { openSource } from '../source/index.js';
+import { type ImapOpenOptions, openSource } from '../source/index.js';
 import type { Archive } from '../store/archive.js';
 import { hasExtraction, saveExtraction } from '../store/index.js';
 import { type Inbox, MessageStore } from '../store/message-store.js';
 import type { PreparedMessage } from '../store/records.js';
+import {
+  loadFolderStates,
+  recordedCredential,
+  saveCredential,
+  saveFolderStates,
+  saveSourceError,
+} from '../store/source-state.js';
 import { type ExtractPendingReport, extractPending } from './extract-pending.js';
 import { withPragmas } from './pragmas.js';
 import { sha256 } from './prepare.js';
@@ -30,6 +39,8 @@ export interface IngestOptions {
    */
   readonly indexFlushSize?: number;
   readonly mboxFormat?: 'mboxrd' | 'mboxo';
+  /** For imap:// and imaps:// sources: credentials, folders, CA. */
+  readonly imap?: Omit<ImapOpenOptions, 'recorded'>;
   /** Called at most every progressIntervalMs, and once per source at its end. */
   readonly onProgress?: (progress: IngestProgress) => void;
   readonly progressIntervalMs?: number;
@@ -84,6 +95,8 @@ type Outcome =
       prepared?: PreparedMessage;
       bytes: number;
     }
+  /** A stored message kept for this location unread: new labels, or moved from another folder. */
+  | { kind: 'kept'; rowid: number }
   | { kind: 'failed'; reason: string };
 
 /** What one ingest run shares across sources. */
@@ -150,12 +163,34 @@ async function ingestPaths(
 ): Promise<IngestReport> {
   if (paths.length === 0)
     throw new MailsiftError('invalid_argument', 'no source path given', { param: 'path' });
-  // Open every source first: a bad path fails the command before anything is written.
+  // Open every source first: a bad path, a refused login fails the command before anything is written.
+  const inboxName = options.inbox ?? 'default';
+  const imap = { ...options.imap, recorded: (url: string) => recordedCredential(archive.db, url) };
   const sources: MailSource[] = [];
-  for (const path of paths) sources.push(await openSource(path, { mboxFormat: options.mboxFormat }));
+  try {
+    for (const path of paths) {
+      const source = await openSource(path, { mboxFormat: options.mboxFormat, imap });
+      sources.push(source);
+      await source.remote?.connect().catch((error: unknown) => {
+        // The source's status shows why; a source never synced is not recorded by a failure.
+        saveSourceError(archive.db, source.path, inboxName, describeError(error));
+        throw error;
+      });
+    }
+    return await ingestSources(archive, sources, inboxName, options);
+  } finally {
+    for (const source of sources) await source.remote?.close();
+  }
+}
 
+async function ingestSources(
+  archive: Archive,
+  sources: readonly MailSource[],
+  inboxName: string,
+  options: IngestOptions,
+): Promise<IngestReport> {
   const store = new MessageStore(archive);
-  const inbox = store.inbox(options.inbox ?? 'default');
+  const inbox = store.inbox(inboxName);
   const context: RunContext = {
     store,
     inbox,
@@ -242,7 +277,10 @@ async function ingestSource(
   const write = async (task: Task): Promise<void> => {
     const outcome = await pool.settle(task.outcome);
     const location = task.entry;
-    if (outcome.kind === 'failed') {
+    if (outcome.kind === 'kept') {
+      store.attachLocation(sourceId, location, outcome.rowid, run);
+      counts.unchanged++;
+    } else if (outcome.kind === 'failed') {
       store.recordFailure(sourceId, location, outcome.reason, run);
       counts.failed++;
     } else {
@@ -270,6 +308,7 @@ async function ingestSource(
   begin();
   try {
     db.prepare('UPDATE sources SET last_run_started_at = ? WHERE id = ?').run(started, sourceId);
+    source.remote?.resume(loadFolderStates(db, sourceId));
     for await (const entry of source.scan()) {
       counts.scanned++;
       const known = store.findLocation(sourceId, entry.key);
@@ -285,7 +324,11 @@ async function ingestSource(
         counts.failed++;
         continue;
       }
-      const task = await startTask(context, entry);
+      const kept = keptMessage(context, sourceId, entry, known?.messageRowid);
+      const task =
+        kept === undefined
+          ? await startTask(context, entry)
+          : { entry, bytes: 0, outcome: Promise.resolve<Outcome>({ kind: 'kept', rowid: kept }) };
       queue.push(task);
       inFlight += task.bytes;
       while (queue.length >= pool.capacity || inFlight > MAX_IN_FLIGHT_BYTES) await writeNext();
@@ -296,15 +339,38 @@ async function ingestSource(
     db.prepare(
       'UPDATE sources SET last_run_completed_at = ?, last_seen_count = ?, last_skipped = ? WHERE id = ?',
     ).run(Date.now(), counts.scanned, JSON.stringify(source.skipped()), sourceId);
+    if (source.remote) {
+      // In the transaction that completes the sync, as the messages they describe.
+      saveFolderStates(db, sourceId, source.remote.states(), Date.now());
+      saveCredential(db, sourceId, source.remote.credential);
+      saveSourceError(db, source.path, inbox.name, null);
+    }
     store.flushIndexes();
     db.exec('COMMIT');
   } catch (error) {
     store.discardIndexes();
     if (db.inTransaction) db.exec('ROLLBACK');
+    if (source.remote) saveSourceError(db, source.path, inbox.name, describeError(error));
     throw error;
   }
   report(true);
   return counts;
+}
+
+/**
+ * The stored message a location keeps without reading its bytes: its own, when only its
+ * labels changed on bytes that cannot (an IMAP UID), or the source's copy of the same
+ * message found elsewhere (a move between folders, a new UIDVALIDITY).
+ */
+function keptMessage(
+  context: RunContext,
+  sourceId: number,
+  entry: SourceEntry,
+  knownRowid: number | undefined,
+): number | undefined {
+  if (knownRowid !== undefined && entry.fixedContent === true) return knownRowid;
+  const identity = entry.identity;
+  return identity && context.store.findSourceCopy(context.inbox, sourceId, identity.messageId, identity.size);
 }
 
 /** Reads an entry and hands it to the pool; the task settles once it is prepared. */
@@ -313,6 +379,8 @@ async function startTask(context: RunContext, entry: SourceEntry): Promise<Task>
   try {
     bytes = await entry.read();
   } catch (error) {
+    // A dropped connection is no fault of the message: the run stops, the next resumes.
+    if (isSourceFailure(error)) throw error;
     return { entry, bytes: 0, outcome: Promise.resolve(failed(error)) };
   }
   const size = bytes.length;

@@ -1,4 +1,4 @@
-// Flag letters stored beside a message (Maildir file names, mbox Status/X-Status headers)
+// Flags stored beside a message (Maildir file names, mbox Status/X-Status headers, IMAP flags)
 // turned into the shared label vocabulary, always in one canonical order.
 
 /** Maildir info flags (cr.yp.to/proto/maildir.html): the letter after ':2,'. */
@@ -23,10 +23,20 @@ export const MBOX_STATUS_FLAGS: Readonly<Record<string, string>> = {
   T: 'draft',
 };
 
+/** IMAP system flags (RFC 9051 §2.3.2) and the common $Forwarded keyword. */
+export const IMAP_FLAGS: Readonly<Record<string, string>> = {
+  '\\Seen': 'seen',
+  '\\Answered': 'replied',
+  '\\Flagged': 'flagged',
+  '\\Deleted': 'trashed',
+  '\\Draft': 'draft',
+  $Forwarded: 'passed',
+};
+
 const LABEL_ORDER = ['seen', 'replied', 'flagged', 'trashed', 'draft', 'passed'];
 
-/** Labels for the known letters of `flags`; unknown letters (keywords, 'O') are ignored. */
-export function flagLabels(flags: string, table: Readonly<Record<string, string>>): string[] {
+/** Labels for the known letters (or IMAP flags) of `flags`; unknown ones (keywords, 'O') are ignored. */
+export function flagLabels(flags: Iterable<string>, table: Readonly<Record<string, string>>): string[] {
   const found = new Set<string>();
   for (const letter of flags) {
     const label = table[letter];

@@ -1,9 +1,12 @@
 // Opens a mailbox path as the right MailSource, detecting its kind from the directory
-// layout or the first bytes of the file when the caller does not say.
+// layout or the first bytes of the file when the caller does not say; an imap(s):// URL
+// is a mailbox on a server.
 import { resolve } from 'node:path';
-import type { MailSource, SourceKind } from '../core/index.js';
+import type { FileSourceKind, MailSource } from '../core/index.js';
 import { MailsiftError } from '../core/index.js';
 import { sortedEntries, statExpecting } from './fs-util.js';
+import type { ImapOpenOptions } from './imap/index.js';
+import { isImapUrl } from './imap/url.js';
 import { MailTreeSource } from './mail-tree-source.js';
 import { isMaildirListing } from './maildir-folder.js';
 import { type MboxOptions, MboxSource } from './mbox-source.js';
@@ -11,11 +14,13 @@ import { firstLine, readHead, sniff } from './sniff.js';
 
 export interface OpenSourceOptions extends MboxOptions {
   /** Skips detection. */
-  readonly kind?: SourceKind;
+  readonly kind?: FileSourceKind;
+  /** For an imap:// or imaps:// source: credentials, folders, CA. */
+  readonly imap?: ImapOpenOptions;
 }
 
 /** What each kind's path must be; an .eml source reads a tree or a single file. */
-const EXPECTED: Readonly<Record<SourceKind, 'file' | 'directory' | 'file or directory'>> = {
+const EXPECTED: Readonly<Record<FileSourceKind, 'file' | 'directory' | 'file or directory'>> = {
   mbox: 'file',
   maildir: 'directory',
   eml: 'file or directory',
@@ -25,6 +30,8 @@ const EXPECTED: Readonly<Record<SourceKind, 'file' | 'directory' | 'file or dire
 const PROBE_BYTES = 64 * 1024;
 
 export async function openSource(path: string, options: OpenSourceOptions = {}): Promise<MailSource> {
+  // Loaded here, not imported above: only an IMAP source may load imapflow.
+  if (isImapUrl(path)) return (await import('./imap/index.js')).openImapSource(path, options.imap);
   const absolute = resolve(path);
   const given = options.kind;
   if (given !== undefined && !Object.hasOwn(EXPECTED, given)) {
@@ -52,7 +59,7 @@ export async function openSource(path: string, options: OpenSourceOptions = {}):
  * fields. An empty file is an empty mbox: mail clients leave 0-byte mbox files for emptied
  * folders.
  */
-export async function detectKind(path: string): Promise<SourceKind> {
+export async function detectKind(path: string): Promise<FileSourceKind> {
   const stats = await statExpecting(path, 'file or directory');
   if (stats.isDirectory()) return (await isMaildir(path)) ? 'maildir' : 'eml';
   const head = readHead(path, PROBE_BYTES);

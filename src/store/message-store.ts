@@ -146,6 +146,22 @@ export class MessageStore {
     return row?.id;
   }
 
+  /**
+   * A message of this inbox with this Message-ID and raw size that the source already holds
+   * at another location: a server message moved between folders, or listed again under a new
+   * UIDVALIDITY. Only the source's own messages qualify, so a stranger's mail reusing a
+   * Message-ID cannot stand in for one the source never delivered.
+   */
+  findSourceCopy(inbox: Inbox, sourceId: number, messageId: string, rawSize: number): number | undefined {
+    const row = sql(
+      this.db,
+      `SELECT m.id FROM messages m JOIN raw_messages r ON r.id = m.raw_id
+       WHERE m.inbox_id = ? AND m.message_id = ? AND r.size = ?
+         AND EXISTS (SELECT 1 FROM locations l WHERE l.message_rowid = m.id AND l.source_id = ?)`,
+    ).get(inbox.id, messageId, rawSize, sourceId) as { id: number } | undefined;
+    return row?.id;
+  }
+
   /** Stores a message unless it is already there; returns the row it lives in. */
   storeMessage(inbox: Inbox, message: PreparedMessage): { rowid: number; outcome: StoreOutcome } {
     const messageId = message.headerMessageId ?? syntheticMessageId(message.contentHash);

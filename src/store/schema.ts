@@ -245,4 +245,21 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE sources ADD COLUMN last_skipped TEXT;
   `,
+  // 9: sources on a server (IMAP). Per folder what the last complete sync saw (written in the
+  // transaction that ends it), how the source logs in (never the secret), and the last error.
+  `
+  CREATE TABLE source_folders (
+    source_id INTEGER NOT NULL REFERENCES sources(id) ON DELETE CASCADE,
+    folder TEXT NOT NULL,
+    uid_validity TEXT NOT NULL,
+    uid_next INTEGER NOT NULL,
+    highest_modseq TEXT,
+    messages INTEGER NOT NULL,
+    synced_at INTEGER NOT NULL,
+    PRIMARY KEY (source_id, folder)
+  );
+  ALTER TABLE sources ADD COLUMN credential TEXT;
+  ALTER TABLE sources ADD COLUMN last_error TEXT;
+  ALTER TABLE sources ADD COLUMN last_error_at INTEGER;
+  `,
 ];
