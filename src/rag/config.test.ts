@@ -87,6 +87,25 @@ describe('provider config', () => {
         },
       }).embedder,
     ).toEqual({ kind: 'onnx', path: join(cache, 'all-MiniLM-L6-v2'), quantized: true });
+    // A model by name is its folder in the model cache: MAILSIFT_EMBEDDER_MODEL, or the file's `model`.
+    expect(
+      loadProviderConfig({
+        cwd: tmpdir(),
+        env: {
+          MAILSIFT_EMBEDDER_KIND: 'onnx',
+          MAILSIFT_EMBEDDER_MODEL: 'multilingual',
+          MAILSIFT_MODEL_CACHE: cache,
+        },
+      }).embedder,
+    ).toEqual({ kind: 'onnx', path: join(cache, 'multilingual') });
+    writeFileSync(
+      join(onnxDir, 'named.json'),
+      JSON.stringify({ embedder: { kind: 'onnx', model: 'multilingual' } }),
+    );
+    expect(
+      loadProviderConfig({ cwd: onnxDir, configPath: 'named.json', env: { MAILSIFT_MODEL_CACHE: cache } })
+        .embedder,
+    ).toEqual({ kind: 'onnx', path: join(cache, 'multilingual') });
     expect(defaultModelDir({ MAILSIFT_MODEL_CACHE: cache })).toBe(join(cache, 'all-MiniLM-L6-v2'));
     expect(defaultModelDir({ HOME: '/home/ada' })).toBe('/home/ada/.cache/mailsift/models/all-MiniLM-L6-v2');
     // MAILSIFT_EMBEDDER_KIND=onnx over an openai file section replaces it rather than mixing fields.

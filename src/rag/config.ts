@@ -11,7 +11,7 @@ import { type ChatModel, openAiChat } from './chat.js';
 import { withChunkSize } from './chunking.js';
 import { type Embedder, openAiEmbedder } from './embedder.js';
 import { LOCAL_CHAT_MODEL, localChat } from './local-chat.js';
-import { defaultModelDir, onnxEmbedder } from './onnx-embedder.js';
+import { DEFAULT_MODEL, defaultModelDir, onnxEmbedder } from './onnx-embedder.js';
 
 const endpoint = {
   kind: z.literal('openai').default('openai'),
@@ -37,8 +37,10 @@ const openAiEmbedderSchema = z.strictObject({
 const onnxEmbedderSchema = z.strictObject({
   ...chunkSize,
   kind: z.literal('onnx'),
-  /** The model folder; default defaultModelDir(). Relative paths start at the config file's folder. */
+  /** The model folder. Relative paths start at the config file's folder. */
   path: z.string().min(1).optional(),
+  /** Without a path: a model folder in the model cache (`multilingual`…); default all-MiniLM-L6-v2. */
+  model: z.string().min(1).optional(),
   batchSize: z.number().int().min(1).max(1024).optional(),
   maxTokens: z.number().int().min(8).max(8192).optional(),
   threads: z.number().int().min(1).max(256).optional(),
@@ -164,35 +166,35 @@ function section<T>(
   return parsed.data;
 }
 
-/** A configured model path made absolute; undefined when none was given. */
+/** A local model's folder or file: the configured path made absolute, else `model` (or the
+ * default) in the model cache. */
 function modelPath(
-  path: string | undefined,
+  config: { readonly path?: string; readonly model?: string },
+  fallback: string,
   key: 'embedder' | 'llm',
   file: ConfigFile,
   sources: ConfigSources,
   env: NodeJS.ProcessEnv,
-): string | undefined {
-  if (!path) return undefined;
+): string {
+  if (!config.path) return defaultModelDir(env, config.model ?? fallback);
   // A path from the file is relative to the file; one from the environment to the working directory.
   const fromEnv = env[`MAILSIFT_${key.toUpperCase()}_PATH`];
   const base = fromEnv === undefined || fromEnv === '' ? dirname(file.path) : (sources.cwd ?? process.cwd());
-  return resolve(base, path.replace(/^~(?=\/|$)/, env.HOME || homedir()));
+  return resolve(base, config.path.replace(/^~(?=\/|$)/, env.HOME || homedir()));
 }
 
 export function loadProviderConfig(sources: ConfigSources = {}): ProviderConfig {
   const env = sources.env ?? process.env;
   const file = readConfigFile({ ...sources, env });
   let embedder = section(embedderSchema, 'embedder', file, env);
-  if (embedder?.kind === 'onnx')
-    embedder = {
-      ...embedder,
-      path: modelPath(embedder.path, 'embedder', file, sources, env) ?? defaultModelDir(env),
-    };
+  if (embedder?.kind === 'onnx') {
+    const { model: _model, ...rest } = embedder;
+    embedder = { ...rest, path: modelPath(embedder, DEFAULT_MODEL, 'embedder', file, sources, env) };
+  }
   let llm = section(llmSchema, 'llm', file, env);
   if (llm?.kind === 'local') {
-    const { model, ...rest } = llm;
-    const path = modelPath(llm.path, 'llm', file, sources, env);
-    llm = { ...rest, path: path ?? defaultModelDir(env, model ?? LOCAL_CHAT_MODEL) };
+    const { model: _model, ...rest } = llm;
+    llm = { ...rest, path: modelPath(llm, LOCAL_CHAT_MODEL, 'llm', file, sources, env) };
   }
   return { ...(embedder ? { embedder } : {}), ...(llm ? { llm } : {}) };
 }
@@ -202,8 +204,11 @@ export function createEmbedder(config: EmbedderConfig): Embedder {
   const { chunkTokens, chunkOverlapTokens, ...rest } = config;
   const size = { chunkTokens, chunkOverlapTokens };
   if (rest.kind === 'onnx') {
-    const { kind: _kind, path, ...options } = rest;
-    return withChunkSize(onnxEmbedder({ modelDir: path ?? defaultModelDir(), ...options }), size);
+    const { kind: _kind, path, model, ...options } = rest;
+    return withChunkSize(
+      onnxEmbedder({ modelDir: path ?? defaultModelDir(process.env, model), ...options }),
+      size,
+    );
   }
   const { kind: _kind, ...options } = rest;
   return withChunkSize(openAiEmbedder(options), size);

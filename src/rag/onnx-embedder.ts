@@ -29,12 +29,17 @@ export interface OnnxEmbedderOptions {
   readonly quantized?: boolean;
 }
 
-/** The models scripts/fetch-model.sh knows, by the folder name it gives them. */
+/**
+ * The models scripts/fetch-model.sh knows, by the folder name it gives them. `multilingual` is
+ * the recommended one for mail in several languages (a question meets its translation), today
+ * multilingual-e5-small; the others are English models.
+ */
 export const FETCHABLE_MODELS = [
   'all-MiniLM-L6-v2',
   'all-mpnet-base-v2',
   'bge-small-en-v15',
   'e5-small-v2-q',
+  'multilingual',
 ] as const;
 export type FetchableModel = (typeof FETCHABLE_MODELS)[number];
 /** The model an onnx embedder without a `path` runs. */
