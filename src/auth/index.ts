@@ -8,5 +8,6 @@ export {
   ensureKeyTable,
   listKeys,
   type Principal,
+  principalOfKeyId,
   revokeKey,
 } from './keys.js';

@@ -133,3 +133,10 @@ export function authenticate(db: Db, key: string): Principal | null {
   if (row.revoked_at !== null) return null;
   return { keyId: row.id, inboxes: toInfo(row).inboxes };
 }
+
+/** The principal of a live key by its id (a web session names its key by id), or null once revoked. */
+export function principalOfKeyId(db: Db, keyId: string): Principal | null {
+  const row = sql(db, 'SELECT * FROM api_keys WHERE id = ?').get(keyId) as KeyRow | undefined;
+  if (!row || row.revoked_at !== null) return null;
+  return { keyId: row.id, inboxes: toInfo(row).inboxes };
+}

@@ -26,3 +26,25 @@ export function runCli(args: readonly string[], env: NodeJS.ProcessEnv = {}): Cl
 export function startCli(args: readonly string[]): ChildProcess {
   return spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
 }
+
+/** Collects a process's output until `ready` matches it (its first group, else the match), or fails after `ms`. */
+export function waitForOutput(child: ChildProcess, ready: RegExp, ms: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`not ready after ${ms} ms:\n${out}`)), ms);
+    const onData = (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = ready.exec(out);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1] ?? match[0]);
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`exited with ${code} before it was ready:\n${out}`));
+    });
+  });
+}

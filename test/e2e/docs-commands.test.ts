@@ -19,7 +19,7 @@ import { chmodSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFile
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../temp.js';
-import { CLI } from './cli.js';
+import { CLI, waitForOutput } from './cli.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const PAGES = [
@@ -97,34 +97,12 @@ async function startServer(): Promise<void> {
   expect(key).toMatch(/^msk_/);
   env.MAILSIFT_KEY = key;
   server = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--quiet'], { cwd: dir, env });
-  serverUrl = await waitFor(server, /serving (http:\/\/\S+)/, 30_000);
+  serverUrl = await waitForOutput(server, /serving (http:\/\/\S+)/, 30_000);
 }
 
 function bash(command: string): { status: number | null; stdout: string; stderr: string } {
   const result = spawnSync('bash', ['-o', 'pipefail', '-c', command], { cwd: dir, env, encoding: 'utf8' });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-}
-
-/** Collects a process's output until `ready` matches it, or fails after `ms`. */
-function waitFor(child: ChildProcess, ready: RegExp, ms: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`not ready after ${ms} ms:\n${out}`)), ms);
-    const onData = (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = ready.exec(out);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1] ?? match[0]);
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`exited with ${code} before it was ready:\n${out}`));
-    });
-  });
 }
 
 function stop(child: ChildProcess): Promise<number | null> {
@@ -219,13 +197,13 @@ describe('the commands in README.md and docs/', () => {
     });
     try {
       if (sub === 'serve') {
-        const url = await waitFor(child, /serving (http:\/\/\S+)/, 30_000);
+        const url = await waitForOutput(child, /serving (http:\/\/\S+)/, 30_000);
         const openapi = await fetch(`${url}/openapi.json`);
         expect(openapi.status, where(l)).toBe(200);
         const health = await fetch(`${url}/v1/health`);
         expect(health.status, where(l)).toBe(200);
       } else if (sub === 'mcp') {
-        const reply = waitFor(child, /("serverInfo")/, 30_000);
+        const reply = waitForOutput(child, /("serverInfo")/, 30_000);
         child.stdin?.write(
           `${JSON.stringify({
             jsonrpc: '2.0',
@@ -240,7 +218,7 @@ describe('the commands in README.md and docs/', () => {
         );
         await reply;
       } else if (sub === 'watch') {
-        await waitFor(child, /health \w+/, 30_000);
+        await waitForOutput(child, /health \w+/, 30_000);
       } else throw new Error(`${where(l)}: no way to check a long-running '${sub}'`);
     } finally {
       expect(await stop(child), where(l)).toBe(0);

@@ -20,6 +20,7 @@ import {
   worst,
 } from '../../health/index.js';
 import { messageJson } from '../cli/format.js';
+import { webUi } from '../web/index.js';
 import type { RequestActivity } from './activity.js';
 import { MailApi } from './api.js';
 import { openApiDocument } from './openapi.js';
@@ -110,7 +111,7 @@ function bearer(header: string | undefined): string | null {
 }
 
 /** RFC 6266 filename*: only the name, never a path, UTF-8 percent-encoded. */
-function contentDisposition(filename: string | null): string {
+export function contentDisposition(filename: string | null): string {
   const name = (filename ?? 'attachment').replace(/^.*[\\/]/, '') || 'attachment';
   return `attachment; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
@@ -313,6 +314,9 @@ export function createApp(options: AppOptions): Hono<Env> {
   app.on(['GET', 'DELETE'], '/mcp', (c) =>
     errorResponse(c, 'method_not_allowed', 'this MCP endpoint is stateless: POST JSON-RPC requests only'),
   );
+
+  // The web UI for people, on the same port (after the API's routes, which it never shadows).
+  app.route('/', webUi({ ...options, health }));
 
   return app;
 }

@@ -1,0 +1,16 @@
+// What a page handler knows about the request: who is asking (through the API's MailApi, so
+// every inbox is checked against the key's scope exactly as /v1 checks it) and which inbox.
+
+import type { MailApi } from '../http/api.js';
+
+export interface WebView {
+  readonly api: MailApi;
+  /** Inboxes the principal may read, by name. */
+  readonly inboxes: readonly string[];
+  /** The inbox the page is about: `?inbox=`, else the first one visible ('' when none is). */
+  readonly inbox: string;
+  /** The token every POST form carries. */
+  readonly csrf: string;
+  /** A signed-in session (keys on); false with --no-auth. */
+  readonly signedIn: boolean;
+}

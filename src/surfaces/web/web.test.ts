@@ -1,0 +1,112 @@
+// The web UI without a browser: the pieces that keep mail inert (escaping, `**` fragments,
+// the CSP on every page), sessions that cannot be forged or outlive their key, redirects that
+// stay on this site, and the API's routes left as they were beside the pages.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createKey, revokeKey } from '../../auth/index.js';
+import { indexSecret } from '../../index/index.js';
+import { createApp } from '../http/app.js';
+import { type FixtureArchive, fixtureArchive } from '../http/test-support.js';
+import { fragment } from './html.js';
+import { CONTENT_SECURITY_POLICY } from './index.js';
+import { findQuote } from './pages/message.js';
+import { csrfToken, csrfValid, localPath, SESSION_MS, sessionKeyId, sessionValue } from './session.js';
+
+describe('web UI building blocks', () => {
+  it('bolds `**` runs of a fragment and escapes every piece of it', async () => {
+    expect(String(await fragment('a **<b>x</b>** "c" & <script>'))).toBe(
+      'a <strong>&lt;b&gt;x&lt;/b&gt;</strong> &quot;c&quot; &amp; &lt;script&gt;',
+    );
+  });
+
+  it('finds a quote whatever its whitespace and trailing ellipsis, and nothing for another text', () => {
+    const body = 'Hello team,\n\nthe budget   for Q3\nis approved (option B).\nThanks';
+    const found = findQuote(body, 'the budget for Q3 is approved (option B)....');
+    expect(found && body.slice(found.start, found.end)).toBe('the budget   for Q3\nis approved (option B).');
+    expect(findQuote(body, 'rejected outright')).toBeNull();
+    expect(findQuote(body, '   ')).toBeNull();
+  });
+
+  it('accepts its own session until it expires, and nothing altered', () => {
+    const now = 1_700_000_000_000;
+    const value = sessionValue('s3cret', 'key_abc123', now);
+    expect(sessionKeyId('s3cret', value, now + 1000)).toBe('key_abc123');
+    expect(sessionKeyId('s3cret', value, now + SESSION_MS + 1)).toBeNull();
+    expect(sessionKeyId('other', value, now)).toBeNull();
+    expect(sessionKeyId('s3cret', value.replace('key_abc123', 'key_abc124'), now)).toBeNull();
+    const [id, , tag] = value.split('.');
+    expect(sessionKeyId('s3cret', `${id}.${now + SESSION_MS * 100}.${tag}`, now)).toBeNull();
+    expect(sessionKeyId('s3cret', undefined, now)).toBeNull();
+  });
+
+  it('binds CSRF tokens to the session', () => {
+    const token = csrfToken('s3cret', 'session-a');
+    expect(csrfValid('s3cret', 'session-a', token)).toBe(true);
+    expect(csrfValid('s3cret', 'session-b', token)).toBe(false);
+    expect(csrfValid('s3cret', null, token)).toBe(false);
+    expect(csrfValid('s3cret', 'session-a', undefined)).toBe(false);
+  });
+
+  it('redirects only to a path of this site', () => {
+    expect(localPath('/?q=x')).toBe('/?q=x');
+    for (const bad of [
+      '//evil.example/',
+      '/\\evil.example',
+      'https://evil.example/',
+      'javascript:alert(1)',
+      42,
+    ])
+      expect(localPath(bad)).toBe('/');
+  });
+});
+
+describe('web UI routes (fixture archive, keys on)', () => {
+  let archive: FixtureArchive;
+  let app: ReturnType<typeof createApp>;
+  let acme: { id: string; key: string };
+
+  beforeAll(async () => {
+    archive = await fixtureArchive();
+    app = createApp({ engine: archive.engine, auth: true });
+    acme = createKey(archive.engine.archive.db, { inboxes: ['acme'] });
+  });
+  afterAll(() => archive.close());
+
+  const session = (keyId: string) =>
+    `mailsift_session=${sessionValue(indexSecret(archive.engine.archive.db), keyId)}`;
+
+  it('sends a visitor without a session to sign in, with the CSP on the page', async () => {
+    const response = await app.request('/?q=invoice');
+    expect(response.status).toBe(303);
+    expect(response.headers.get('location')).toBe('/signin?next=%2F%3Fq%3Dinvoice');
+    const signin = await app.request('/signin');
+    expect(signin.headers.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY);
+  });
+
+  it('serves every page with the CSP to a session, and ends the session with its key', async () => {
+    const key = createKey(archive.engine.archive.db, { inboxes: ['acme'] });
+    const cookie = session(key.id);
+    for (const path of ['/', '/?q=invoice', '/?from=northwind&kind=threads', '/ask', '/status']) {
+      const response = await app.request(path, { headers: { cookie } });
+      expect(response.status, path).toBe(200);
+      expect(response.headers.get('content-security-policy'), path).toBe(CONTENT_SECURITY_POLICY);
+    }
+    revokeKey(archive.engine.archive.db, key.id);
+    expect((await app.request('/', { headers: { cookie } })).status).toBe(303);
+  });
+
+  it('answers 404 for an inbox the key does not see, as the API does', async () => {
+    const cookie = session(acme.id);
+    expect((await app.request('/?inbox=other', { headers: { cookie } })).status).toBe(404);
+    expect((await app.request('/ask?inbox=other', { headers: { cookie } })).status).toBe(404);
+  });
+
+  it('leaves the API as it was: a bearer key, JSON errors, no cookie accepted', async () => {
+    const cookie = session(acme.id);
+    const api = await app.request('/v1/inboxes', { headers: { cookie } });
+    expect(api.status).toBe(401);
+    expect(await api.json()).toMatchObject({ error: { code: 'unauthorized' } });
+    const ok = await app.request('/v1/inboxes', { headers: { authorization: `Bearer ${acme.key}` } });
+    expect(ok.status).toBe(200);
+  });
+});
