@@ -53,7 +53,7 @@ export interface ListPlan {
   readonly identifiers?: 'postings' | 'fts';
 }
 
-function hiddenLabels(request: ListRequest): string[] {
+export function hiddenLabels(request: ListRequest): string[] {
   const hidden: string[] = [];
   if (!request.includeSpam && !request.labels.includes('spam')) hidden.push('spam');
   if (!request.includeTrash && !request.labels.includes('trash')) hidden.push('trash');

@@ -24,13 +24,13 @@ export function isPrefixPart(group: QueryGroup, index: number): boolean {
 }
 
 /** One FTS5 phrase: adjacent terms, the last one matched as a prefix when `prefix`. */
-interface Phrase {
+export interface Phrase {
   readonly terms: readonly string[];
   readonly prefix: boolean;
 }
 
 /** Phrases any of which may match, in a set of columns. */
-interface Alternative {
+export interface Alternative {
   readonly columns: readonly Column[];
   readonly phrases: readonly Phrase[];
 }
@@ -74,7 +74,7 @@ function compoundPhrases(term: string): Phrase[] {
  * The last part matches by prefix when `prefix` allows, else whole: the compound alone or
  * followed by more parts.
  */
-function identifierPhrases(group: QueryGroup, prefix: boolean): Phrase[] {
+export function identifierPhrases(group: QueryGroup, prefix: boolean): Phrase[] {
   const last = group.parts.length - 1;
   const term = last === 0 ? (group.parts[0] as string) : identifierCompound(group.parts);
   if (prefix && isPrefixPart(group, last)) return [{ terms: [term], prefix: true }];
@@ -95,7 +95,7 @@ function textPhrases(group: QueryGroup, spacedParts: boolean): Phrase[] {
  * The alternatives one group may match: identifier fields (a word or a suffix compound, the
  * last part by prefix: `noreply@github` finds noreply@github.com), exact text forms, stems.
  */
-function alternatives(group: QueryGroup, match: GroupMatch): Alternative[] {
+export function alternatives(group: QueryGroup, match: GroupMatch): Alternative[] {
   const found: Alternative[] = [
     { columns: IDENTIFIER_COLUMNS, phrases: identifierPhrases(group, match.prefix) },
   ];

@@ -1,7 +1,8 @@
 // mailsift list [--from] [--to] [--subject] [--label] [--before] [--after] [--has-attachment] [--attachment-type] [--thread] ...
 
 import type { Command } from 'commander';
-import { type GlobalOptions, printJson, printLine, withEngine } from '../context.js';
+import { withBackend } from '../backend.js';
+import { type GlobalOptions, printJson, printLine } from '../context.js';
 import { limitOption } from './search.js';
 
 interface ListOptions {
@@ -49,26 +50,27 @@ export function registerList(program: Command, globals: () => GlobalOptions): vo
     .action(async (options: ListOptions) => {
       const global = globals();
       const { listMessages } = await import('../../../search/index.js');
-      await withEngine(global, (engine) => {
-        const db = engine.archive.db;
-        const { label, thread, limit, ...rest } = options;
-        const params = Object.fromEntries(
-          Object.entries({
-            ...rest,
-            labels: label,
-            threadId: thread,
-            limit: limitOption(limit),
-          }).filter(([, v]) => v !== undefined),
-        );
-        const result = listMessages(db, params);
-        if (global.json) return printJson(result);
-        const lines = result.messages.map(
-          (m) =>
-            `${m.timestamp.slice(0, 16).replace('T', ' ')}  ${(m.from ?? '').padEnd(40).slice(0, 40)}  ${m.subject}  <${m.messageId}>`,
-        );
-        if (result.count === 0) lines.push('no messages');
-        if (result.nextPageToken) lines.push('', `next page: --page-token ${result.nextPageToken}`);
-        printLine(lines.join('\n'));
+      const { label, thread, limit, ...rest } = options;
+      const params = Object.fromEntries(
+        Object.entries({
+          ...rest,
+          labels: label,
+          threadId: thread,
+          limit: limitOption(limit),
+        }).filter(([, v]) => v !== undefined),
+      );
+      const result = await withBackend(global, {
+        sqlite: (engine) => listMessages(engine.archive.db, params),
+        opensearch: async (target) =>
+          (await import('../../../backend/opensearch/search.js')).listMessages(target, params),
       });
+      if (global.json) return printJson(result);
+      const lines = result.messages.map(
+        (m) =>
+          `${m.timestamp.slice(0, 16).replace('T', ' ')}  ${(m.from ?? '').padEnd(40).slice(0, 40)}  ${m.subject}  <${m.messageId}>`,
+      );
+      if (result.count === 0) lines.push('no messages');
+      if (result.nextPageToken) lines.push('', `next page: --page-token ${result.nextPageToken}`);
+      printLine(lines.join('\n'));
     });
 }

@@ -1,31 +1,70 @@
-// mailsift reindex — rebuilds the keyword index from the stored messages.
+// mailsift reindex [--backend opensearch] — rebuilds the keyword index from the stored
+// messages, or the OpenSearch cluster's copy of them (MAILSIFT_OPENSEARCH_NODES).
 
 import type { Command } from 'commander';
+import { MailsiftError } from '../../../core/errors.js';
 import { type GlobalOptions, printJson, printLine, withEngine } from '../context.js';
+
+interface ReindexOptions {
+  backend?: string;
+  shards?: string;
+  replicas?: string;
+}
+
+/** A progress line on a terminal, nothing otherwise. */
+function progress(global: GlobalOptions): { update: (done: number, total: number) => void; end: () => void } {
+  const tty = process.stderr.isTTY && !global.json;
+  return {
+    update: (done, total) => {
+      if (tty)
+        process.stderr.write(
+          `\r\u001b[2Kreindexing ${done.toLocaleString('en')} / ${total.toLocaleString('en')}`,
+        );
+    },
+    end: () => {
+      if (tty) process.stderr.write('\n');
+    },
+  };
+}
+
+function count(value: string | undefined, param: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (/^\d{1,4}$/.test(value)) return Number(value);
+  throw new MailsiftError('invalid_argument', `${param}: expected a whole number`, { param });
+}
 
 export function registerReindex(program: Command, globals: () => GlobalOptions): void {
   program
     .command('reindex')
-    .description('rebuild the keyword index from the stored messages')
-    .action(async () => {
+    .description('rebuild the keyword index (or the OpenSearch copy) from the stored messages')
+    .option(
+      '--backend <kind>',
+      "sqlite (the archive's own index, default) or opensearch (MAILSIFT_OPENSEARCH_NODES)",
+    )
+    .option('--shards <n>', 'opensearch: primary shards of a new index (default 3)')
+    .option('--replicas <n>', 'opensearch: replicas of a new index (default 1)')
+    .action(async (options: ReindexOptions) => {
       const global = globals();
-      const { reindex } = await import('../../../index/index.js');
-      await withEngine(global, (engine) => {
+      const opensearch = await import('../../../backend/opensearch/index.js');
+      const kind = opensearch.backendKind(options.backend ?? 'sqlite');
+      await withEngine(global, async (engine) => {
         const db = engine.archive.db;
         const started = Date.now();
-        const tty = process.stderr.isTTY && !global.json;
-        const result = reindex(db, (p) => {
-          if (tty)
-            process.stderr.write(
-              `\r\u001b[2Kreindexing ${p.done.toLocaleString('en')} / ${p.total.toLocaleString('en')}`,
-            );
-        });
-        if (tty) process.stderr.write('\n');
+        const bar = progress(global);
+        const result =
+          kind === 'opensearch'
+            ? await opensearch.syncArchive(db, opensearch.openSearchTarget(), {
+                shards: count(options.shards, 'shards'),
+                replicas: count(options.replicas, 'replicas'),
+                onProgress: bar.update,
+              })
+            : (await import('../../../index/index.js')).reindex(db, (p) => bar.update(p.done, p.total));
+        bar.end();
         const elapsedMs = Date.now() - started;
         if (global.json) printJson({ ...result, elapsedMs });
         else
           printLine(
-            `indexed ${result.indexed.toLocaleString('en')} messages in ${(elapsedMs / 1000).toFixed(1)} s`,
+            `indexed ${result.indexed.toLocaleString('en')} messages${kind === 'opensearch' ? ' to OpenSearch' : ''} in ${(elapsedMs / 1000).toFixed(1)} s`,
           );
       });
     });

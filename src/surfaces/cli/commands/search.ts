@@ -1,8 +1,15 @@
 // mailsift search "<q>" [--inbox] [--threads] [--limit] [--page-token] [--before] [--after] [--explain]
 
 import type { Command } from 'commander';
-import type { MessageHit, ThreadHit } from '../../../search/index.js';
-import { type GlobalOptions, printJson, printLine, withEngine } from '../context.js';
+import { MailsiftError } from '../../../core/errors.js';
+import type {
+  MessageHit,
+  MessageSearchResult,
+  ThreadHit,
+  ThreadSearchResult,
+} from '../../../search/index.js';
+import { withBackend } from '../backend.js';
+import { type GlobalOptions, printJson, printLine } from '../context.js';
 
 interface SearchOptions {
   inbox?: string;
@@ -57,27 +64,41 @@ export function registerSearch(program: Command, globals: () => GlobalOptions): 
     .action(async (q: string, options: SearchOptions) => {
       const global = globals();
       const { searchMessages, searchThreads } = await import('../../../search/index.js');
-      await withEngine(global, (engine) => {
-        const db = engine.archive.db;
-        const params = {
-          q,
-          ...(options.inbox !== undefined ? { inbox: options.inbox } : {}),
-          ...(options.limit !== undefined ? { limit: limitOption(options.limit) } : {}),
-          ...(options.pageToken !== undefined ? { pageToken: options.pageToken } : {}),
-          ...(options.before !== undefined ? { before: options.before } : {}),
-          ...(options.after !== undefined ? { after: options.after } : {}),
-          ...(options.explain ? { explain: true } : {}),
-        };
-        const result = options.threads ? searchThreads(db, params) : searchMessages(db, params);
-        if (global.json) return printJson(result);
-        const lines =
-          'threads' in result
-            ? result.threads.flatMap((hit, i) => threadLines(hit, i + 1))
-            : result.messages.flatMap((hit, i) => messageLines(hit, i + 1));
-        if (result.count === 0) lines.push('no matches');
-        if (result.degraded) lines.push(`(skipped: ${result.degraded.join(', ')})`);
-        if (result.nextPageToken) lines.push('', `next page: --page-token ${result.nextPageToken}`);
-        printLine(lines.join('\n'));
+      const params = {
+        q,
+        ...(options.inbox !== undefined ? { inbox: options.inbox } : {}),
+        ...(options.limit !== undefined ? { limit: limitOption(options.limit) } : {}),
+        ...(options.pageToken !== undefined ? { pageToken: options.pageToken } : {}),
+        ...(options.before !== undefined ? { before: options.before } : {}),
+        ...(options.after !== undefined ? { after: options.after } : {}),
+        ...(options.explain ? { explain: true } : {}),
+      };
+      const result = await withBackend<MessageSearchResult | ThreadSearchResult>(global, {
+        sqlite: (engine) =>
+          options.threads
+            ? searchThreads(engine.archive.db, params)
+            : searchMessages(engine.archive.db, params),
+        opensearch: async (target) => {
+          if (options.threads)
+            throw new MailsiftError(
+              'invalid_argument',
+              '--threads: not answered by the OpenSearch backend yet',
+              {
+                param: 'threads',
+              },
+            );
+          const opensearch = await import('../../../backend/opensearch/search.js');
+          return opensearch.searchMessages(target, params);
+        },
       });
+      if (global.json) return printJson(result);
+      const lines =
+        'threads' in result
+          ? result.threads.flatMap((hit, i) => threadLines(hit, i + 1))
+          : result.messages.flatMap((hit, i) => messageLines(hit, i + 1));
+      if (result.count === 0) lines.push('no matches');
+      if (result.degraded) lines.push(`(skipped: ${result.degraded.join(', ')})`);
+      if (result.nextPageToken) lines.push('', `next page: --page-token ${result.nextPageToken}`);
+      printLine(lines.join('\n'));
     });
 }

@@ -1,0 +1,138 @@
+// A small OpenSearch REST client over Node's fetch: JSON in and out, the next node on a
+// connection failure, and the one rule the backend lives by: an answer that may be
+// incomplete is an error. OpenSearch answers 200 with some shards missing (a node that
+// left is not even counted as failed), so every search response is checked here.
+
+import { MailsiftError } from '../../core/errors.js';
+
+export interface ClientOptions {
+  /** Base URLs of the nodes (http://127.0.0.1:9200 …); any of them can answer. */
+  readonly nodes: readonly string[];
+  /** Per request, per node. */
+  readonly timeoutMs?: number;
+}
+
+/** The shard summary of a search response. */
+export interface ShardSummary {
+  readonly total: number;
+  readonly successful: number;
+  readonly skipped?: number;
+  readonly failed: number;
+}
+
+interface ErrorBody {
+  readonly error?: { readonly type?: string; readonly reason?: string } | string;
+  readonly status?: number;
+}
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+const NOT_FOUND = Symbol('not found');
+
+/** A 4xx answer other than a missing index: a bug in the request we built, not an outage. */
+export class OpenSearchRequestError extends Error {
+  constructor(
+    readonly status: number,
+    readonly type: string,
+    reason: string,
+  ) {
+    super(`OpenSearch ${status} ${type}: ${reason}`);
+    this.name = 'OpenSearchRequestError';
+  }
+}
+
+const unavailable = (message: string, cause?: unknown): MailsiftError =>
+  new MailsiftError('index_unavailable', message, { param: 'opensearch', cause });
+
+function errorOf(body: unknown): { type: string; reason: string } {
+  const error = (body as ErrorBody | null)?.error;
+  if (typeof error === 'string') return { type: 'error', reason: error };
+  return { type: error?.type ?? 'error', reason: error?.reason ?? JSON.stringify(body).slice(0, 300) };
+}
+
+/**
+ * Throws index_unavailable unless every shard of the searched indices answered: failed
+ * shards, shards missing from the count (a node that left: OpenSearch then reports
+ * `failed: 0` with `successful < total`) and timeouts all mean a short page.
+ */
+export function assertComplete(response: { _shards?: ShardSummary; timed_out?: boolean }): void {
+  const shards = response._shards;
+  if (!shards) return;
+  const answered = shards.successful + (shards.skipped ?? 0);
+  if (shards.failed > 0 || answered < shards.total || response.timed_out === true)
+    throw unavailable(
+      `OpenSearch answered from ${answered} of ${shards.total} shards${response.timed_out ? ' (timed out)' : ''}: results would be incomplete`,
+    );
+}
+
+export class OpenSearchClient {
+  private readonly nodes: readonly string[];
+  private readonly timeoutMs: number;
+  /** Requests start at successive nodes, so that one process spreads its load. */
+  private next = 0;
+
+  constructor(options: ClientOptions) {
+    if (options.nodes.length === 0)
+      throw new MailsiftError('invalid_argument', 'no OpenSearch node given', { param: 'nodes' });
+    this.nodes = options.nodes.map((n) => n.replace(/\/+$/, ''));
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  }
+
+  /**
+   * Sends a request to one node after another until one answers. `body` is JSON, or an
+   * NDJSON string (bulk). A 5xx answer, or no node answering, is index_unavailable; a
+   * missing index too (the cluster holds no copy of the archive to answer from).
+   */
+  async request<T>(method: string, path: string, body?: unknown): Promise<T> {
+    return (await this.send<T>(method, path, body)) as T;
+  }
+
+  /** Whether `path` exists (HEAD: 200 or 404). */
+  async exists(path: string): Promise<boolean> {
+    return (await this.send('HEAD', path, undefined, true)) !== NOT_FOUND;
+  }
+
+  private async send<T>(
+    method: string,
+    path: string,
+    body: unknown,
+    head = false,
+  ): Promise<T | typeof NOT_FOUND> {
+    const ndjson = typeof body === 'string';
+    const init: RequestInit = {
+      method,
+      headers: { 'content-type': ndjson ? 'application/x-ndjson' : 'application/json' },
+      ...(body === undefined ? {} : { body: ndjson ? body : JSON.stringify(body) }),
+    };
+    const start = this.next++ % this.nodes.length;
+    let lastError: unknown;
+    for (let i = 0; i < this.nodes.length; i++) {
+      const node = this.nodes[(start + i) % this.nodes.length] as string;
+      let response: Response;
+      try {
+        response = await fetch(`${node}${path}`, { ...init, signal: AbortSignal.timeout(this.timeoutMs) });
+      } catch (error) {
+        // Refused, reset or timed out: this node is down or hung, another may answer.
+        lastError = error;
+        continue;
+      }
+      if (head && response.status === 404) return NOT_FOUND;
+      const text = await response.text();
+      const parsed: unknown = text === '' ? null : JSON.parse(text);
+      if (response.ok) return parsed as T;
+      const { type, reason } = errorOf(parsed);
+      if (response.status >= 500) throw unavailable(`OpenSearch ${response.status} ${type}: ${reason}`);
+      if (type === 'index_not_found_exception')
+        throw unavailable(`the OpenSearch index is missing; run \`mailsift reindex --backend opensearch\``);
+      if (type === 'search_context_missing_exception' || /No search context found/.test(reason))
+        throw new MailsiftError(
+          'invalid_page_token',
+          'the page token expired: search again from the first page',
+          {
+            param: 'pageToken',
+          },
+        );
+      throw new OpenSearchRequestError(response.status, type, reason);
+    }
+    throw unavailable(`no OpenSearch node answered (${this.nodes.join(', ')})`, lastError);
+  }
+}

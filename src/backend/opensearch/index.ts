@@ -1,0 +1,8 @@
+// The OpenSearch backend: the archive's messages copied to a cluster, and agent search and
+// filtered lists answered from it (docs/opensearch.md).
+
+export { assertComplete, OpenSearchClient, OpenSearchRequestError } from './client.js';
+export { backendKind, DEFAULT_INDEX, openSearchTarget } from './config.js';
+export { documentId, indexBody, toDocument } from './mapping.js';
+export { listMessages, type OpenSearchTarget, searchMessages } from './search.js';
+export { ensureIndex, type SyncReport, syncArchive, writeDocuments } from './writer.js';

@@ -1,0 +1,239 @@
+// The OpenSearch backend against a real 3-node cluster started here (scripts/cluster.mjs, one
+// JVM per node on a free port range, stopped in afterAll): the bundled sample copied from its
+// SQLite archive, the same messages for the same queries, stable pages through a point in
+// time, and a killed node: index_unavailable without replicas, complete answers with one.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type ClusterState,
+  freeBasePort,
+  nodeUrls,
+  startCluster,
+  stopCluster,
+} from '../../../scripts/cluster.mjs';
+import { isMailsiftError } from '../../core/errors.js';
+import { openSampleArchive, type SampleArchive } from '../../eval/sample-archive.js';
+import type { MessageSearchResult } from '../../search/index.js';
+import { assertComplete, OpenSearchClient } from './client.js';
+import { toDocument } from './mapping.js';
+import { listMessages, type OpenSearchTarget, searchMessages } from './search.js';
+import { syncArchive, writeDocuments } from './writer.js';
+
+let cluster: ClusterState | undefined;
+let sample: SampleArchive;
+let client: OpenSearchClient;
+/** 3 shards, 1 replica: survives a node. */
+let replicated: OpenSearchTarget;
+/** 3 shards, no replica: a killed node takes a shard with it. */
+let single: OpenSearchTarget;
+
+beforeAll(async () => {
+  const basePort = await freeBasePort(3);
+  [cluster, sample] = await Promise.all([startCluster({ nodes: 3, basePort }), openSampleArchive()]);
+  client = new OpenSearchClient({ nodes: nodeUrls(cluster), timeoutMs: 20_000 });
+  replicated = { client, index: 'mail-r1' };
+  single = { client, index: 'mail-r0' };
+  const db = sample.engine.archive.db;
+  await syncArchive(db, replicated, { replicas: 1 });
+  await syncArchive(db, single, { replicas: 0 });
+}, 240_000);
+
+afterAll(async () => {
+  if (cluster) await stopCluster(cluster.basePort);
+  sample?.engine.close();
+});
+
+/** Every message a query matches exactly, paging through the SQLite backend. */
+function sqliteMatches(q: string): string[] {
+  const ids: string[] = [];
+  let pageToken: string | undefined;
+  do {
+    const page: MessageSearchResult = sample.engine.searchMessages({
+      q,
+      limit: 100,
+      explain: true,
+      pageToken,
+    });
+    // OpenSearch has no typo-tolerant fill: compare the exact phase.
+    ids.push(...page.messages.filter((m) => m.explain?.match === 'exact').map((m) => m.messageId));
+    pageToken = page.nextPageToken ?? undefined;
+  } while (pageToken);
+  return ids;
+}
+
+async function openSearchPages(
+  target: OpenSearchTarget,
+  params: Record<string, unknown>,
+): Promise<string[][]> {
+  const pages: string[][] = [];
+  let pageToken = params.pageToken as string | undefined;
+  do {
+    const page = await searchMessages(target, { ...params, pageToken });
+    pages.push(page.messages.map((m) => m.messageId));
+    pageToken = page.nextPageToken ?? undefined;
+  } while (pageToken);
+  return pages;
+}
+
+describe('opensearch backend', () => {
+  it('copies the archive once: a second sync replaces every document and deletes what the archive lost', async () => {
+    const count = async () =>
+      (await client.request<{ count: number }>('GET', `/${replicated.index}/_count`)).count;
+    const stored = sample.engine.status().messages;
+    expect(await count()).toBe(stored);
+    // A document the archive does not have (as if its message had been deleted since).
+    const [message] = sample.engine.listMessages({ limit: 1 }).messages;
+    const gone = { ...toDocument(sample.engine.getMessage(message?.messageId ?? '')), uid: 'gone' };
+    await writeDocuments(client, replicated.index, [gone], { refresh: true });
+    expect(await count()).toBe(stored + 1);
+    const report = await syncArchive(sample.engine.archive.db, replicated);
+    expect(report).toEqual({ indexed: stored, deleted: 1 });
+    expect(await count()).toBe(stored);
+  });
+
+  it.each([
+    ['an identifier', 'INV-4471'],
+    ['an identifier prefix', 'INV-44'],
+    ['an address', 'laura.bianchi@acme-corp.com'],
+    ['an address prefix', 'noreply@github'],
+    ['a name', 'Klaus'],
+    ['two words', 'budget review'],
+    ['two words, one a stem', 'delivery schedules'],
+  ])('matches what SQLite matches: %s (%s)', async (_kind, q) => {
+    const expected = sqliteMatches(q);
+    expect(expected.length).toBeGreaterThan(0);
+    const pages = await openSearchPages(replicated, { q, limit: 100 });
+    // Same message set. Order may differ among near-ties (see the scoring notes in search.ts).
+    expect(pages.flat().sort()).toEqual([...expected].sort());
+  });
+
+  it('ranks a clear winner first as SQLite does, and highlights with **', async () => {
+    const q = 'INV-4471';
+    const sqlite = sample.engine.searchMessages({ q, limit: 3 });
+    const opensearch = await searchMessages(replicated, { q, limit: 3 });
+    expect(opensearch.messages[0]?.messageId).toBe(sqlite.messages[0]?.messageId);
+    expect(opensearch.messages[0]?.highlights).toEqual(sqlite.messages[0]?.highlights);
+    expect(JSON.stringify(opensearch.messages[0]?.highlights)).toContain('**INV-4471**');
+  });
+
+  it('pages through a point in time: no duplicates, no gaps, unmoved by writes between pages', async () => {
+    const q = 'invoice';
+    const whole = (await openSearchPages(replicated, { q, limit: 100 })).flat();
+    expect(whole.length).toBeGreaterThan(100);
+    const first = await searchMessages(replicated, { q, limit: 4 });
+    // A new, better match arrives between pages: it belongs to a later search, not this one.
+    const top = sample.engine.getMessage(whole[0] ?? '');
+    const newcomer = { ...toDocument(top), uid: 'newcomer', messageId: 'newcomer@test' };
+    await writeDocuments(
+      client,
+      replicated.index,
+      [{ ...newcomer, item: { ...newcomer.item, messageId: 'newcomer@test' } }],
+      {
+        refresh: true,
+      },
+    );
+    try {
+      const rest = await openSearchPages(replicated, { q, limit: 4, pageToken: first.nextPageToken });
+      const paged = [first.messages.map((m) => m.messageId), ...rest].flat();
+      expect(paged).toEqual(whole);
+      expect((await searchMessages(replicated, { q, limit: 1 })).messages[0]?.messageId).toBe(
+        'newcomer@test',
+      );
+    } finally {
+      await client.request('DELETE', `/${replicated.index}/_doc/newcomer?refresh=true`);
+    }
+  });
+
+  it('lists newest first in the same order as SQLite, page after page', async () => {
+    const expected = sample.engine
+      .listMessages({ limit: 100, from: 'laura' })
+      .messages.map((m) => m.messageId);
+    const paged: string[] = [];
+    let pageToken: string | undefined;
+    do {
+      const page = await listMessages(replicated, { limit: 7, from: 'laura', pageToken });
+      paged.push(...page.messages.map((m) => m.messageId));
+      pageToken = page.nextPageToken ?? undefined;
+    } while (pageToken);
+    expect(expected.length).toBeGreaterThan(7);
+    expect(paged).toEqual(expected);
+  });
+
+  it('refuses a page token of another query', async () => {
+    const first = await searchMessages(replicated, { q: 'invoice', limit: 2 });
+    await expect(
+      searchMessages(replicated, { q: 'budget', pageToken: first.nextPageToken }),
+    ).rejects.toMatchObject({
+      code: 'invalid_page_token',
+    });
+  });
+
+  it('a killed node: index_unavailable without a replica, never a short page; complete answers with one', async () => {
+    const state = cluster as ClusterState;
+    const q = 'invoice';
+    const complete = (await openSearchPages(replicated, { q, limit: 100 })).flat().sort();
+    expect((await openSearchPages(single, { q, limit: 100 })).flat().sort()).toEqual(complete);
+    // The node holding a primary of the replica-less index (node-0 is kept: the test's
+    // health checks start there, though any live node would answer).
+    const shards = await client.request<Array<{ node: string; prirep: string }>>(
+      'GET',
+      `/_cat/shards/${single.index}?format=json&h=node,prirep`,
+    );
+    const victim = state.nodes.find((n) => n.index !== 0 && shards.some((s) => s.node === `node-${n.index}`));
+    if (!victim) throw new Error(`no shard of ${single.index} outside node-0: ${JSON.stringify(shards)}`);
+    // A search begun before the kill: its point in time exists, so only the check of each
+    // page's shards stands between the next page and a short one.
+    const begun = await searchMessages(single, { q, limit: 5 });
+    process.kill(victim.pid, 'SIGKILL');
+    await expect(
+      searchMessages(single, { q, limit: 5, pageToken: begun.nextPageToken }),
+    ).rejects.toMatchObject({
+      code: 'index_unavailable',
+    });
+
+    // Right after the kill (the node not yet removed: shard failures) and after it left
+    // (missing shards, which OpenSearch alone reports as `failed: 0`), every answer is the error.
+    const deadline = Date.now() + 3_000;
+    let attempts = 0;
+    while (Date.now() < deadline) {
+      attempts++;
+      const error = await searchMessages(single, { q, limit: 100 }).then(
+        (page) => new Error(`answered ${page.count} of ${complete.length}`),
+        (e: unknown) => e,
+      );
+      expect(isMailsiftError(error) && error.code).toBe('index_unavailable');
+    }
+    expect(attempts).toBeGreaterThan(1);
+    await expect(listMessages(single, { limit: 5 })).rejects.toMatchObject({ code: 'index_unavailable' });
+
+    // With a replica, once the survivors hold every shard (the index yellow: the lost copies'
+    // replicas promoted; the cluster stays red for the replica-less index), answers are complete.
+    const health = await client.request<{ status: string; timed_out: boolean }>(
+      'GET',
+      `/_cluster/health/${replicated.index}?wait_for_status=yellow&wait_for_nodes=2&timeout=60s`,
+    );
+    expect(health).toMatchObject({ timed_out: false });
+    expect((await openSearchPages(replicated, { q, limit: 100 })).flat().sort()).toEqual(complete);
+  }, 120_000);
+});
+
+describe('assertComplete', () => {
+  it('rejects failed shards, missing shards and timeouts; accepts skipped shards', () => {
+    const code = (response: Parameters<typeof assertComplete>[0]) => {
+      try {
+        assertComplete(response);
+        return 'ok';
+      } catch (error) {
+        return isMailsiftError(error) ? error.code : 'other';
+      }
+    };
+    expect(code({ _shards: { total: 3, successful: 3, failed: 0 }, timed_out: false })).toBe('ok');
+    expect(code({ _shards: { total: 3, successful: 2, skipped: 1, failed: 0 } })).toBe('ok');
+    expect(code({ _shards: { total: 3, successful: 2, failed: 1 } })).toBe('index_unavailable');
+    // A node that left: OpenSearch counts its shard neither successful nor failed.
+    expect(code({ _shards: { total: 3, successful: 2, skipped: 0, failed: 0 } })).toBe('index_unavailable');
+    expect(code({ _shards: { total: 3, successful: 3, failed: 0 }, timed_out: true })).toBe(
+      'index_unavailable',
+    );
+  });
+});
