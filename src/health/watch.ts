@@ -4,6 +4,7 @@
 
 import { describeError } from '../core/errors.js';
 import type { Mailsift } from '../engine.js';
+import type { IngestOptions } from '../pipeline/ingest.js';
 import type { EmbedReport, SummarizeReport } from '../rag/index.js';
 import { sql } from '../store/index.js';
 import { type Alert, AlertTracker, type WebhookSender } from './alerts.js';
@@ -14,6 +15,8 @@ import type { HealthThresholds } from './thresholds.js';
 export interface SyncPlan {
   readonly inbox: string;
   readonly paths: readonly string[];
+  /** How IMAP sources among the paths log in and which folders they sync. */
+  readonly imap?: IngestOptions['imap'];
 }
 
 /** What one pass over the embedding and summary backlogs did; absent parts were not configured. */
@@ -67,9 +70,9 @@ export async function watchCycle(
   options: WatchOptions & { tracker: AlertTracker },
 ): Promise<CycleResult> {
   const syncErrors: Array<{ inbox: string; error: string }> = [];
-  for (const { inbox, paths } of options.plan ?? recordedSources(engine)) {
+  for (const { inbox, paths, imap } of options.plan ?? recordedSources(engine)) {
     try {
-      await engine.ingest(paths, { inbox });
+      await engine.ingest(paths, { inbox, ...(imap ? { imap } : {}) });
     } catch (error) {
       syncErrors.push({ inbox, error: describeError(error) });
     }
@@ -97,6 +100,8 @@ export async function watchCycle(
 }
 
 export interface Watcher {
+  /** Runs a cycle now, or right after the running one (a server announced new mail). */
+  wake(): void;
   /** Finishes the running cycle, then stops. */
   stop(): Promise<void>;
 }
@@ -114,15 +119,33 @@ export function startWatch(
   let stopped = false;
   let timer: NodeJS.Timeout | null = null;
   let current: Promise<void> = Promise.resolve();
+  let running = false;
+  let woken = false;
   const tick = (): void => {
+    running = true;
     current = watchCycle(engine, { ...options, tracker })
       .then(options.onCycle, options.onError)
       .finally(() => {
-        if (!stopped) timer = setTimeout(tick, options.intervalMs);
+        running = false;
+        if (stopped) return;
+        // A change announced during the cycle may have come after its sync read the source.
+        if (woken) {
+          woken = false;
+          tick();
+        } else timer = setTimeout(tick, options.intervalMs);
       });
   };
   tick();
   return {
+    wake() {
+      if (stopped) return;
+      if (running) {
+        woken = true;
+        return;
+      }
+      if (timer) clearTimeout(timer);
+      tick();
+    },
     async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);

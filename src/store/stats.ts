@@ -24,6 +24,11 @@ export interface SourceStats {
   readonly lastSeenCount: number | null;
   /** Files the last complete run passed over as not mail, per kind. */
   readonly skipped: readonly SkippedFiles[];
+  /** Why the last run over the source failed, and when; null once a run completes. */
+  readonly lastError: string | null;
+  readonly lastErrorAt: string | null;
+  /** A server source's folders as its last complete sync saw them; empty for files. */
+  readonly folders: ReadonlyArray<{ readonly folder: string; readonly messages: number }>;
 }
 
 export interface FailureRecord {
@@ -71,12 +76,15 @@ export function archiveStats(db: Db, options: { failureLimit?: number } = {}): A
     );
     const sources = (
       sql(db, 'SELECT * FROM sources WHERE inbox_id = ? ORDER BY path').all(inbox.id) as Array<{
+        id: number;
         path: string;
         kind: string;
         last_run_started_at: number | null;
         last_run_completed_at: number | null;
         last_seen_count: number | null;
         last_skipped: string | null;
+        last_error: string | null;
+        last_error_at: number | null;
       }>
     ).map((s) => ({
       path: s.path,
@@ -85,6 +93,11 @@ export function archiveStats(db: Db, options: { failureLimit?: number } = {}): A
       lastRunCompletedAt: iso(s.last_run_completed_at),
       lastSeenCount: s.last_seen_count,
       skipped: skippedFiles(s.last_skipped),
+      lastError: s.last_error,
+      lastErrorAt: iso(s.last_error_at),
+      folders: sql(db, 'SELECT folder, messages FROM source_folders WHERE source_id = ? ORDER BY folder').all(
+        s.id,
+      ) as Array<{ folder: string; messages: number }>,
     }));
     return {
       inbox: inbox.name,

@@ -46,7 +46,9 @@ export function watchImap(address: ImapAddress, options: WatchImapOptions): Imap
     // Read-only: watching must not reset \Recent or otherwise change the mailbox.
     await connected.mailboxOpen('INBOX', { readOnly: true });
     delay = FIRST_RETRY_MS;
-    // imapflow enters IDLE by itself once the connection is quiet.
+    // Now: imapflow would enter IDLE by itself only after 15 s of quiet, and again after each
+    // break of it. The promise ends with the IDLE; the connection's end is awaited below.
+    connected.idle().catch(() => {});
     await gone;
   };
 

@@ -48,6 +48,9 @@ const EXIT_CODES: Partial<Record<ErrorCode, number>> = {
   bad_format: 4,
   bad_database: 5,
   index_unavailable: 6,
+  auth_failed: 7,
+  tls_failed: 8,
+  connection_failed: 9,
 };
 
 /** Prints an error the way the caller asked for (JSON or text) and returns the exit code. */

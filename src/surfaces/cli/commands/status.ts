@@ -1,6 +1,6 @@
-// mailsift status: counts of messages, threads, inboxes, duplicates, the failures, the chunk
-// size (and a pending re-chunk), and the pipeline health checks; `--check` exits non-zero when
-// a check fails (cron, systemd timers).
+// mailsift status: counts of messages, threads, inboxes, duplicates, the failures, each inbox's
+// languages by share, the chunk size (and a pending re-chunk), and the pipeline health checks;
+// `--check` exits non-zero when a check fails (cron, systemd timers).
 
 import type { Command } from 'commander';
 import type { HealthReport, ScopedCheck } from '../../../health/index.js';
@@ -44,6 +44,7 @@ export function registerStatus(program: Command, globals: () => GlobalOptions): 
         { loadProviderConfig },
         { summaryBacklog },
         { configuredEmbedder, configuredSummaryProbe },
+        { describeShares, inboxLanguages },
       ] = await Promise.all([
         import('../../../health/checks.js'),
         import('../../../health/thresholds.js'),
@@ -52,11 +53,13 @@ export function registerStatus(program: Command, globals: () => GlobalOptions): 
         import('../../../rag/config.js'),
         import('../../../rag/summarize.js'),
         import('../providers.js'),
+        import('../../../rag/languages.js'),
       ]);
       const thresholds = loadHealthThresholds();
       const embedder = configuredEmbedder();
-      const { stats, health, summaries, chunking } = await withEngine(global, (engine) => ({
+      const { stats, health, summaries, chunking, languages } = await withEngine(global, (engine) => ({
         stats: engine.status(),
+        languages: inboxLanguages(engine.archive.db),
         health: checkHealth(engine, thresholds, new Date(), {
           embedder: embedder ? embedderProbe(engine, embedder) : undefined,
           summaries: configuredSummaryProbe(engine),
@@ -70,7 +73,13 @@ export function registerStatus(program: Command, globals: () => GlobalOptions): 
         return printJson(
           options.check
             ? health
-            : { ...stats, health, ...(chunking ? { chunking } : {}), ...(summaries ? { summaries } : {}) },
+            : {
+                ...stats,
+                perInbox: stats.perInbox.map((i) => ({ ...i, languages: languages.get(i.inbox) ?? [] })),
+                health,
+                ...(chunking ? { chunking } : {}),
+                ...(summaries ? { summaries } : {}),
+              },
         );
       if (options.check) {
         for (const line of healthLines(health, eachCheck(health))) printLine(line);
@@ -93,10 +102,17 @@ export function registerStatus(program: Command, globals: () => GlobalOptions): 
           `  ${inbox.inbox}: ${inbox.messages} messages, ${inbox.threads} threads, ${inbox.duplicates} duplicates, ` +
             `${inbox.variants} variants, ${inbox.failures} failures`,
         );
+        const shares = languages.get(inbox.inbox);
+        if (shares) printLine(`    languages: ${describeShares(shares)}`);
         for (const source of inbox.sources) {
           printLine(
             `    ${source.kind} ${source.path} (last complete run ${source.lastRunCompletedAt ?? 'never'})`,
           );
+          if (source.folders.length > 0)
+            printLine(
+              `      folders: ${source.folders.map((f) => `${f.folder} (${f.messages})`).join(', ')}`,
+            );
+          if (source.lastError) printLine(`      last error at ${source.lastErrorAt}: ${source.lastError}`);
           for (const line of skippedLines(source.skipped, '      ')) printLine(line);
         }
       }

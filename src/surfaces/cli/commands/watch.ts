@@ -5,13 +5,17 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { describeError } from '../../../core/errors.js';
+import type { Mailsift } from '../../../engine.js';
 import { parseDuration } from '../../../health/duration.js';
+import type { ImapOpenOptions, ImapWatcher } from '../../../source/imap/index.js';
+import { isImapUrl } from '../../../source/imap/url.js';
 import { dbPath, type GlobalOptions, printJson, printLine } from '../context.js';
 import { type DrainLimitFlags, withDrainLimitFlags } from '../drain-flags.js';
+import { type ImapFlags, imapOptions, withImapFlags } from '../imap-flags.js';
 
 const collect = (value: string, list: string[] = []): string[] => [...list, value];
 
-interface WatchCommandOptions extends DrainLimitFlags {
+interface WatchCommandOptions extends DrainLimitFlags, ImapFlags {
   source?: string[];
   inbox: string;
   interval: string;
@@ -26,17 +30,21 @@ export function registerWatch(program: Command, globals: () => GlobalOptions): v
     )
     .option(
       '--source <path>',
-      'a mailbox to sync (repeatable); default: every source the archive knows',
+      'a mailbox path or imaps:// URL to sync (repeatable); default: every source the archive knows',
       collect,
     )
     .option('--inbox <name>', 'inbox for --source paths', process.env.MAILSIFT_INBOX ?? 'default')
-    .option('--interval <duration>', 'time between cycles: 90s, 5m, 1h', '5m')
+    .option(
+      '--interval <duration>',
+      'time between cycles: 90s, 5m, 1h (an IMAP INBOX in IDLE starts one when mail arrives)',
+      '5m',
+    )
     .option('--webhook <url>', 'POST JSON alerts here (or MAILSIFT_WEBHOOK)');
-  withDrainLimitFlags(command, 'per cycle').action(async (options: WatchCommandOptions) => {
+  withImapFlags(withDrainLimitFlags(command, 'per cycle')).action(async (options: WatchCommandOptions) => {
     const global = globals();
     const [
       { Mailsift },
-      { loadHealthThresholds, startWatch, WebhookSender },
+      { loadHealthThresholds, recordedSources, startWatch, WebhookSender },
       { embedderProbe, summaryProbe },
       { drainBacklogs, drainLines },
       { withDrainLease },
@@ -58,10 +66,12 @@ export function registerWatch(program: Command, globals: () => GlobalOptions): v
     const embedder = configuredEmbedder();
     const llm = configuredLlm();
     const limits = { maxChunks: options.maxChunks, maxSummaries: options.maxSummaries };
+    const imap = imapOptions(options);
+    const plan = options.source
+      ? [{ inbox: options.inbox, paths: options.source.map((p) => (isImapUrl(p) ? p : resolve(p))), imap }]
+      : undefined;
     const watcher = startWatch(engine, {
-      ...(options.source
-        ? { plan: [{ inbox: options.inbox, paths: options.source.map((p) => resolve(p)) }] }
-        : {}),
+      ...(plan ? { plan } : {}),
       thresholds,
       ...(embedder ? { embedder: embedderProbe(engine, embedder) } : {}),
       ...(llm ? { summaries: summaryProbe(engine, llm) } : {}),
@@ -91,12 +101,42 @@ export function registerWatch(program: Command, globals: () => GlobalOptions): v
       },
       onError: (error) => log(describeError(error)),
     });
+    const idle = await watchImapInboxes(
+      engine,
+      (plan ?? recordedSources(engine)).flatMap((p) => p.paths).filter(isImapUrl),
+      imap,
+      () => watcher.wake(),
+      log,
+    );
     await new Promise<void>((done) => {
       for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => done());
     });
+    await Promise.all(idle.map((w) => w.close()));
     await watcher.stop();
     await llm?.close?.();
     webhook?.close();
     engine.close();
   });
+}
+
+/**
+ * An IDLE connection on INBOX per IMAP source, each waking the watch loop when its server
+ * announces a change; imapflow loads only when there is one.
+ */
+async function watchImapInboxes(
+  engine: Mailsift,
+  urls: readonly string[],
+  imap: ImapOpenOptions,
+  wake: () => void,
+  log: (message: string) => void,
+): Promise<ImapWatcher[]> {
+  if (urls.length === 0) return [];
+  const [{ watchImapInbox }, { recordedCredential }] = await Promise.all([
+    import('../../../source/imap/index.js'),
+    import('../../../store/source-state.js'),
+  ]);
+  const recorded = (url: string) => recordedCredential(engine.archive.db, url);
+  return [...new Set(urls)].map((url) =>
+    watchImapInbox(url, { ...imap, recorded, onChange: wake, onError: log }),
+  );
 }

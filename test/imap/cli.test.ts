@@ -1,0 +1,85 @@
+// The IMAP source through the built CLI against a real Dovecot on loopback: ingest of a URL
+// with the password in the environment, status's per-source folders and last error, the exit
+// code of a refused login, and `watch`'s IDLE making new mail searchable within 5 s.
+
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, startCli, waitForOutput } from '../e2e/cli.js';
+import { type DovecotServer, startDovecot } from '../support/dovecot.js';
+import { MailboxDriver, testMessage } from '../support/imap-driver.js';
+import { tempDir } from '../temp.js';
+
+let server: DovecotServer;
+let driver: MailboxDriver;
+let db: string;
+let url: string;
+
+beforeAll(async () => {
+  server = await startDovecot();
+  driver = await MailboxDriver.connect(server);
+  db = join(tempDir('mailsift-imap-cli-'), 'archive.db');
+  url = `imap://${server.user}@127.0.0.1:${server.port}`;
+});
+
+afterAll(async () => {
+  await driver.close();
+  await server.close();
+});
+
+const withPassword = { MAILSIFT_IMAP_PASSWORD: 'secret-pw' };
+
+describe('mailsift with an IMAP source', () => {
+  it('ingests a URL, and status shows its folders; a wrong password exits 7 and is shown as the last error', async () => {
+    await driver.append('INBOX', testMessage(1, 'alphaword'));
+    await driver.append('Archive', testMessage(2));
+    const ingest = runCli(['--db', db, 'ingest', url, '--exclude-folder', 'Trash'], withPassword);
+    expect(ingest.stderr).toBe('');
+    expect(ingest.status).toBe(0);
+    expect(ingest.stdout).toMatch(/2 scanned, 2 new/);
+    const search = runCli(['--db', db, '--json', 'search', 'alphaword']);
+    expect(JSON.parse(search.stdout).messages.map((m: { messageId: string }) => m.messageId)).toEqual([
+      'msg-1@test.example',
+    ]);
+    const source = `imap://alice@127.0.0.1:${server.port}/?exclude=Trash`;
+    expect(runCli(['--db', db, 'status']).stdout).toContain(`imap ${source} (last complete run 20`);
+    expect(runCli(['--db', db, 'status']).stdout).toContain('folders: Archive (1), INBOX (1), Sent (0)');
+
+    const refused = runCli(['--db', db, 'ingest', url, '--exclude-folder', 'Trash'], {
+      MAILSIFT_IMAP_PASSWORD: 'wrong-pw',
+    });
+    expect(refused.status).toBe(7);
+    expect(refused.stderr).toContain(`${source} refused the login`);
+    expect(refused.stderr + refused.stdout).not.toContain('wrong-pw');
+    expect(runCli(['--db', db, 'status']).stdout).toMatch(/last error at .*refused the login/);
+  });
+
+  it('watch keeps INBOX in IDLE: new mail is searchable within 5 s', async () => {
+    // The source recorded 'env' as its password's method: watch finds it there again.
+    process.env.MAILSIFT_IMAP_PASSWORD = withPassword.MAILSIFT_IMAP_PASSWORD;
+    const watch = startCli(['--db', db, 'watch', '--source', url, '--interval', '1h']);
+    delete process.env.MAILSIFT_IMAP_PASSWORD;
+    let output = '';
+    for (const stream of [watch.stdout, watch.stderr])
+      stream?.on('data', (chunk: Buffer) => (output += chunk));
+    try {
+      // The first cycle syncs; from then on only IDLE can start one within the hour.
+      await waitForOutput(watch, /health \w+/, 30_000);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const sent = Date.now();
+      await driver.append('INBOX', testMessage(3, 'idleword'));
+      let latency = Number.POSITIVE_INFINITY;
+      while (Date.now() - sent < 10_000) {
+        const found = runCli(['--db', db, '--json', 'search', 'idleword']);
+        if (found.status === 0 && JSON.parse(found.stdout).messages.length === 1) {
+          latency = Date.now() - sent;
+          break;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(latency, output).toBeLessThan(5000);
+    } finally {
+      watch.kill('SIGTERM');
+      await new Promise((resolve) => watch.once('exit', resolve));
+    }
+  });
+});
