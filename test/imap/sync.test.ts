@@ -96,7 +96,7 @@ describe('IMAP sync', () => {
     const movedRowid = rowidOf('msg-2@test.example');
 
     await driver.append('INBOX', testMessage(6, 'freshword'));
-    await driver.addFlags('INBOX', uids[0] as number, ['\\Seen', '\\Flagged']);
+    await driver.addFlags('INBOX', [uids[0] as number], ['\\Seen', '\\Flagged']);
     await driver.move('INBOX', uids[1] as number, 'Archive');
     await driver.expunge('INBOX', [uids[2] as number]);
 

@@ -27,8 +27,15 @@ export class MailboxDriver {
     return result.uid;
   }
 
-  async addFlags(folder: string, uid: number, flags: string[]): Promise<void> {
-    await this.inFolder(folder, () => this.client.messageFlagsAdd(String(uid), flags, { uid: true }));
+  async addFlags(folder: string, uids: number[], flags: string[]): Promise<void> {
+    await this.inFolder(folder, () => this.client.messageFlagsAdd(uids.join(','), flags, { uid: true }));
+  }
+
+  /** The folder's UIDs in order. STATUS-free: selecting also makes Dovecot index new deliveries. */
+  async uids(folder: string): Promise<number[]> {
+    return this.inFolder(folder, async () =>
+      (await this.client.fetchAll('1:*', { uid: true })).map((m) => m.uid).sort((a, b) => a - b),
+    );
   }
 
   /** MOVE (RFC 6851): the message gets a new UID in `to`; returns it. */
