@@ -8,7 +8,8 @@
 // floor: FTS5 bm25 over each message's subject, from and whole decoded body (quoted history
 // included), queried with the question's words minus stopwords, OR-ed. --misses names every
 // miss with the filters applied and where each retrieval stage ranked the answer; --ranks
-// prints every question's rank under each setup.
+// prints every question's rank under each setup. Questions that carry a `lang` (the translated
+// ones in bench/crosslang/) are scored per language too.
 // Nothing is ever written into the corpus folder.
 
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -60,6 +61,8 @@ const questionFile = z.object({
         question: z.string().min(1),
         messageIds: z.array(z.string().min(1)).min(1),
         kind: z.string().min(1),
+        /** The question's language, where a file asks in several (bench/crosslang/): scored per language too. */
+        lang: z.string().min(2).optional(),
       }),
     )
     .min(1),
@@ -181,10 +184,16 @@ function describeFilters(result: RetrievalResult): string {
 
 interface KindOutcome extends Outcome {
   readonly kind: string;
+  readonly lang?: string | undefined;
   readonly detail?: string;
 }
 
-function report(label: string, outcomes: readonly KindOutcome[], kinds: readonly string[]): Scores {
+function report(
+  label: string,
+  outcomes: readonly KindOutcome[],
+  kinds: readonly string[],
+  langs: readonly string[],
+): Scores {
   const all = score(outcomes);
   const ms = outcomes.map((o) => o.ms).sort((a, b) => a - b);
   say(
@@ -194,6 +203,10 @@ function report(label: string, outcomes: readonly KindOutcome[], kinds: readonly
   for (const kind of kinds) {
     const s = score(outcomes.filter((o) => o.kind === kind));
     say(`          ${`${kind} (${s.n})`.padEnd(15)} ${pct(s.r5)} ${pct(s.r10)}  ${s.mrr.toFixed(3)}`);
+  }
+  for (const lang of langs) {
+    const s = score(outcomes.filter((o) => o.lang === lang));
+    say(`          ${`lang ${lang} (${s.n})`.padEnd(15)} ${pct(s.r5)} ${pct(s.r10)}  ${s.mrr.toFixed(3)}`);
   }
   if (flag('misses'))
     for (const o of outcomes.filter((x) => x.rank === null || x.rank > 5))
@@ -231,6 +244,7 @@ async function measure(corpus: Corpus, embedder: Embedder | null): Promise<void>
         `${ingested.added} messages stored in ${(ingested.elapsedMs / 1000).toFixed(1)} s`,
     );
     const kinds = [...new Set(corpus.questions.map((q) => q.kind))].sort();
+    const langs = [...new Set(corpus.questions.flatMap((q) => (q.lang ? [q.lang] : [])))];
     say(`setup     kind            recall@5 @10  MRR@10`);
 
     const floor = await floorIndex(corpus.maildir);
@@ -239,9 +253,9 @@ async function measure(corpus: Corpus, embedder: Embedder | null): Promise<void>
       const ranking = floorRanking(floor, q.question);
       const ms = performance.now() - started;
       const rank = rankOf(ranking, new Set(q.messageIds.map(normalId)));
-      return { question: asBenchQuestion(q), kind: q.kind, rank, ms, top: ranking.slice(0, 3) };
+      return { question: asBenchQuestion(q), kind: q.kind, lang: q.lang, rank, ms, top: ranking.slice(0, 3) };
     });
-    report('bm25floor', floorOutcomes, kinds);
+    report('bm25floor', floorOutcomes, kinds, langs);
     const bySetup = new Map<string, readonly KindOutcome[]>([['floor', floorOutcomes]]);
 
     const modes: RetrievalMode[] = ['keyword'];
@@ -267,13 +281,14 @@ async function measure(corpus: Corpus, embedder: Embedder | null): Promise<void>
         outcomes.push({
           question: asBenchQuestion(q),
           kind: q.kind,
+          lang: q.lang,
           rank: rankOf(ranking, wanted),
           ms,
           top: ranking.slice(0, 3),
           detail,
         });
       }
-      report(mode, outcomes, kinds);
+      report(mode, outcomes, kinds, langs);
       bySetup.set(mode, outcomes);
     }
     if (flag('ranks')) printRanks(corpus, bySetup);
