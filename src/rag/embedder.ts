@@ -25,6 +25,12 @@ export interface Embedder {
    */
   readonly chunkSize?: ChunkSize;
   /**
+   * The languages its vectors relate: 'english' (a question is no nearer its translation than
+   * unrelated text: the English sentence-transformers models), 'multilingual'; unknown (an
+   * endpoint's model) when absent. Retrieval notes an English-only one over mail in other languages.
+   */
+  readonly languages?: 'english' | 'multilingual';
+  /**
    * One vector per text, in order. Throws ProviderError when the provider fails. `purpose`
    * matters to retrieval models trained with a query/passage marker (e5); others ignore it.
    * `signal` gives up early (a background pass asked to stop), rejecting with its reason.

@@ -64,6 +64,8 @@ const manifestSchema = z.object({
   /** Retrieval models trained with markers (e5: "query: ", "passage: "; bge: an instruction on queries) need them. */
   queryPrefix: z.string().default(''),
   passagePrefix: z.string().default(''),
+  /** Trained across languages (fetch-model.sh writes it for `multilingual`); the others are English. */
+  multilingual: z.boolean().default(false),
 });
 type Manifest = z.output<typeof manifestSchema>;
 
@@ -274,6 +276,7 @@ export function onnxEmbedder(options: OnnxEmbedderOptions): Embedder {
     id: `onnx:${manifest.name}${options.quantized ? '-int8' : ''}:${manifest.dims}`,
     tokenizer: counter,
     maxTokens,
+    languages: manifest.multilingual ? 'multilingual' : 'english',
     async embed(texts, purpose?: EmbedPurpose, signal?: AbortSignal) {
       const prefix =
         purpose === 'query' ? manifest.queryPrefix : purpose === 'passage' ? manifest.passagePrefix : '';

@@ -14,6 +14,7 @@ import type { Embedder } from './embedder.js';
 import { type ExtractedFilters, extractFilters, type QuestionFilters } from './filters.js';
 import { fuse, keywordThreads, mergeLeg, splitKey, threadKey } from './fusion.js';
 import { type KeywordHit, keywordLeg } from './keyword-leg.js';
+import { englishOnlyEmbedderNote } from './languages.js';
 import { REFINE_TIMEOUT_MS, type Refinement, refineQuestion } from './refine.js';
 import { syncChunks } from './sync.js';
 import {
@@ -252,6 +253,8 @@ async function retrieveWith(
       );
     else embedder = options.embedder;
   } else if (options.mode !== 'keyword') notes.push('no embedder configured: keyword retrieval only');
+  const languageNote = embedder && englishOnlyEmbedderNote(db, inboxIds, q, embedder);
+  if (languageNote) notes.push(languageNote);
   // The texts are embedded while the keyword leg runs (an in-process model on its own
   // threads); the keyword leg's best threads are searched by the vector leg too.
   const embeddings = embedder && startEmbedding(embedder, texts);
