@@ -82,7 +82,8 @@ export function connectionError(error: unknown, source: string): MailsiftError {
       `${source} refused the login${typeof e.responseText === 'string' ? `: ${e.responseText}` : ''}`,
       { param: source },
     );
-  if (e.tlsFailed === true || TLS_CODES.test(code) || code === 'ClosedAfterConnectTLS')
+  // Not imapflow's ClosedAfterConnectTLS: that server completed the handshake, then hung up.
+  if (e.tlsFailed === true || TLS_CODES.test(code))
     return new MailsiftError('tls_failed', `TLS with ${source} failed: ${describeError(error)}`, {
       param: source,
     });
