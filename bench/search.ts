@@ -6,7 +6,8 @@
 // times only the kinds whose names contain one of those (the queries chosen stay the same);
 // --slowest N prints each kind's N slowest queries after its line. Besides the issue's kinds
 // it times two-word queries with a typo (fuzzy fill) and lists by subject or recipient. It
-// ends with the process's peak RSS (the rank thread's memory included).
+// ends with the process's peak RSS (the rank thread's memory included). --backend opensearch
+// times the same kinds against an OpenSearch cluster beside SQLite (bench/search-opensearch.ts).
 
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -36,6 +37,9 @@ import {
 const messages = numberArg('messages', 'BENCH_MESSAGES', 1_000_000);
 const QUERIES = numberArg('queries', 'BENCH_QUERIES', 200);
 const oneThread = process.argv.includes('--one-thread');
+const backendAt = process.argv.indexOf('--backend');
+/** --backend opensearch: the same kinds on both backends, side by side (search-opensearch.ts). */
+const opensearch = backendAt >= 0 && process.argv[backendAt + 1] === 'opensearch';
 const kindsAt = process.argv.indexOf('--kinds');
 const kinds =
   kindsAt >= 0 ? (process.argv[kindsAt + 1] ?? '').split(',').map((k) => k.trim().toLowerCase()) : null;
@@ -288,6 +292,13 @@ async function main(): Promise<void> {
   const print = (line: string): void => {
     process.stdout.write(`${line}\n`);
   };
+  if (opensearch) {
+    const { benchOpenSearch } = await import('./search-opensearch.js');
+    await benchOpenSearch({ engine, sets, print });
+    await stopRankThread(db);
+    engine.close();
+    return;
+  }
   // Cold: the ranking cache is cleared before each query, as in a fresh CLI process.
   const cold = (run: () => unknown) => (): unknown => {
     clearRankCache(db);

@@ -44,6 +44,8 @@ export function startCluster(options?: {
   timeoutMs?: number;
   log?: (line: string) => void;
 }): Promise<ClusterState>;
+/** Starts a killed node again on its data dir; returns the state with its new pid. */
+export function restartNode(basePort: number, index: number): ClusterState;
 export function stopCluster(basePort?: number, options?: { graceMs?: number }): Promise<{ stopped: number }>;
 /** The recorded nodes with whether each process is alive; only basePort, running and nodes without a state file. */
 export function clusterStatus(basePort?: number): Partial<ClusterState> & {

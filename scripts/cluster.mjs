@@ -129,6 +129,52 @@ function logTail(path) {
   return existsSync(path) ? readFileSync(path, 'utf8').split('\n').slice(-15).join('\n') : '(no log)';
 }
 
+/** Starts node `index` of `state`'s cluster (its log appended to) and returns its record. */
+function spawnNode(state, index, nodes) {
+  const logPath = join(state.dataDir, `node-${index}.log`);
+  const fd = openSync(logPath, 'a');
+  const args = [String(index), String(nodes), String(state.basePort), state.clusterName];
+  const child = spawn(
+    'java',
+    [
+      ...JVM_FLAGS,
+      '-cp',
+      `${JAR}:${join(TARGET, 'lib', '*')}`,
+      'dev.mailsift.cluster.Launcher',
+      state.dataDir,
+      ...args,
+    ],
+    // Detached: the nodes outlive `npm run cluster -- start`; `stop` ends them by pid.
+    { detached: true, stdio: ['ignore', fd, fd] },
+  );
+  closeSync(fd);
+  child.unref();
+  return {
+    index,
+    pid: child.pid,
+    httpPort: state.basePort + index,
+    transportPort: state.basePort + TRANSPORT_OFFSET + index,
+    log: logPath,
+  };
+}
+
+/**
+ * Starts a stopped or killed node again on its data dir (it rejoins: the cluster is
+ * bootstrapped already) and records its new pid. Returns the new state.
+ */
+export function restartNode(basePort, index) {
+  const state = readState(basePort);
+  const node = state?.nodes.find((n) => n.index === index);
+  if (!state || !node) throw new Error(`no node ${index} recorded on base port ${basePort}`);
+  if (isAlive(node.pid)) throw new Error(`node-${index} is running (pid ${node.pid})`);
+  const restarted = {
+    ...state,
+    nodes: state.nodes.map((n) => (n === node ? spawnNode(state, index, state.nodes.length) : n)),
+  };
+  writeFileSync(statePath(basePort), JSON.stringify(restarted, null, 2));
+  return restarted;
+}
+
 /**
  * Builds if needed, starts `nodes` JVMs on fresh data dirs and waits for green. Returns the
  * state it records: { basePort, clusterName, dataDir, startedAt, greenMs, nodes: [{ index, pid,
@@ -152,35 +198,7 @@ export async function startCluster({
   const clusterName = `mailsift-${basePort}-${process.pid}`;
   const started = Date.now();
   const state = { basePort, clusterName, dataDir, startedAt: new Date(started).toISOString(), nodes: [] };
-  for (let index = 0; index < nodes; index++) {
-    const logPath = join(dataDir, `node-${index}.log`);
-    const fd = openSync(logPath, 'a');
-    const child = spawn(
-      'java',
-      [
-        ...JVM_FLAGS,
-        '-cp',
-        `${JAR}:${join(TARGET, 'lib', '*')}`,
-        'dev.mailsift.cluster.Launcher',
-        dataDir,
-        String(index),
-        String(nodes),
-        String(basePort),
-        clusterName,
-      ],
-      // Detached: the nodes outlive `npm run cluster -- start`; `stop` ends them by pid.
-      { detached: true, stdio: ['ignore', fd, fd] },
-    );
-    closeSync(fd);
-    child.unref();
-    state.nodes.push({
-      index,
-      pid: child.pid,
-      httpPort: basePort + index,
-      transportPort: basePort + TRANSPORT_OFFSET + index,
-      log: logPath,
-    });
-  }
+  for (let index = 0; index < nodes; index++) state.nodes.push(spawnNode(state, index, nodes));
   writeFileSync(statePath(basePort), JSON.stringify(state, null, 2));
   log(`started ${nodes} nodes, waiting for green…`);
   try {

@@ -43,6 +43,16 @@ export class OpenSearchRequestError extends Error {
 const unavailable = (message: string, cause?: unknown): MailsiftError =>
   new MailsiftError('index_unavailable', message, { param: 'opensearch', cause });
 
+/** JSON, or the text itself: a proxy in front of a cluster may answer an HTML error page. */
+function parseBody(text: string): unknown {
+  if (text === '') return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return { error: text.slice(0, 300) };
+  }
+}
+
 function errorOf(body: unknown): { type: string; reason: string } {
   const error = (body as ErrorBody | null)?.error;
   if (typeof error === 'string') return { type: 'error', reason: error };
@@ -117,7 +127,7 @@ export class OpenSearchClient {
       }
       if (head && response.status === 404) return NOT_FOUND;
       const text = await response.text();
-      const parsed: unknown = text === '' ? null : JSON.parse(text);
+      const parsed = parseBody(text);
       if (response.ok) return parsed as T;
       const { type, reason } = errorOf(parsed);
       if (response.status >= 500) throw unavailable(`OpenSearch ${response.status} ${type}: ${reason}`);

@@ -3,6 +3,8 @@
 // SQLite archive, the same messages for the same queries, stable pages through a point in
 // time, and a killed node: index_unavailable without replicas, complete answers with one.
 
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type ClusterState,
@@ -11,6 +13,7 @@ import {
   startCluster,
   stopCluster,
 } from '../../../scripts/cluster.mjs';
+import { runCli } from '../../../test/e2e/cli.js';
 import { isMailsiftError } from '../../core/errors.js';
 import { openSampleArchive, type SampleArchive } from '../../eval/sample-archive.js';
 import type { MessageSearchResult } from '../../search/index.js';
@@ -166,6 +169,31 @@ describe('opensearch backend', () => {
     ).rejects.toMatchObject({
       code: 'invalid_page_token',
     });
+  });
+
+  it('answers the CLI without an archive file; exit code 6 when no node answers', () => {
+    const env = {
+      MAILSIFT_BACKEND: 'opensearch',
+      MAILSIFT_OPENSEARCH_NODES: nodeUrls(cluster as ClusterState).join(','),
+      MAILSIFT_OPENSEARCH_INDEX: replicated.index,
+      MAILSIFT_DB: join(sample.root, 'absent.db'),
+    };
+    const search = runCli(['--json', 'search', 'INV-4471'], env);
+    expect(search.status, search.stderr).toBe(0);
+    const found = (JSON.parse(search.stdout) as MessageSearchResult).messages.map((m) => m.messageId);
+    expect(found.sort()).toEqual(sqliteMatches('INV-4471').sort());
+    const list = runCli(['--json', 'list', '--from', 'laura', '--limit', '3'], env);
+    expect(list.status, list.stderr).toBe(0);
+    expect(JSON.parse(list.stdout).messages).toEqual(
+      sample.engine.listMessages({ from: 'laura', limit: 3 }).messages,
+    );
+    expect(existsSync(env.MAILSIFT_DB)).toBe(false);
+    const down = runCli(['--json', 'search', 'INV-4471'], {
+      ...env,
+      MAILSIFT_OPENSEARCH_NODES: 'http://127.0.0.1:1',
+    });
+    expect(down.status).toBe(6);
+    expect(JSON.parse(down.stdout).error.code).toBe('index_unavailable');
   });
 
   it('a killed node: index_unavailable without a replica, never a short page; complete answers with one', async () => {
