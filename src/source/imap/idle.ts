@@ -29,6 +29,7 @@ export function watchImap(address: ImapAddress, options: WatchImapOptions): Imap
   let timer: NodeJS.Timeout | null = null;
   let delay = FIRST_RETRY_MS;
   let wake: (() => void) | null = null;
+  let opened = 0;
 
   const open = async (): Promise<void> => {
     const connected = await connectImap(address, options);
@@ -46,6 +47,8 @@ export function watchImap(address: ImapAddress, options: WatchImapOptions): Imap
     // Read-only: watching must not reset \Recent or otherwise change the mailbox.
     await connected.mailboxOpen('INBOX', { readOnly: true });
     delay = FIRST_RETRY_MS;
+    // Back after a drop: what changed meanwhile was announced to nobody.
+    if (opened++ > 0) options.onChange();
     // Now: imapflow would enter IDLE by itself only after 15 s of quiet, and again after each
     // break of it. The promise ends with the IDLE; the connection's end is awaited below.
     connected.idle().catch(() => {});
@@ -53,7 +56,6 @@ export function watchImap(address: ImapAddress, options: WatchImapOptions): Imap
   };
 
   const run = async (): Promise<void> => {
-    let first = true;
     while (!closed) {
       try {
         await open();
@@ -62,8 +64,6 @@ export function watchImap(address: ImapAddress, options: WatchImapOptions): Imap
       }
       client = null;
       if (closed) return;
-      if (!first) options.onChange();
-      first = false;
       await new Promise<void>((resolve) => {
         timer = setTimeout(resolve, delay);
         wake = resolve;
