@@ -43,6 +43,10 @@ describe('mailsift with an IMAP source', () => {
     const source = `imap://alice@127.0.0.1:${server.port}/?exclude=Trash`;
     expect(runCli(['--db', db, 'status']).stdout).toContain(`imap ${source} (last complete run 20`);
     expect(runCli(['--db', db, 'status']).stdout).toContain('folders: Archive (1), INBOX (1), Sent (0)');
+    // The health checks cover the source like any other: its last sync and what it holds.
+    const checks = runCli(['--db', db, 'status', '--check']).stdout;
+    expect(checks).toContain(`ok   default ${source} sync: last completed sync`);
+    expect(checks).toContain(`ok   default ${source} source_count: 2 seen at the source, 2 stored, 0 failed`);
 
     const refused = runCli(['--db', db, 'ingest', url, '--exclude-folder', 'Trash'], {
       MAILSIFT_IMAP_PASSWORD: 'wrong-pw',
