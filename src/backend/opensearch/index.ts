@@ -1,6 +1,7 @@
 // The OpenSearch backend: the archive's messages copied to a cluster, and agent search and
 // filtered lists answered from it (docs/opensearch.md).
 
+export { type ClusterCheck, checkCluster } from './check.js';
 export { assertComplete, OpenSearchClient, OpenSearchRequestError } from './client.js';
 export { backendKind, DEFAULT_INDEX, openSearchTarget } from './config.js';
 export { documentId, indexBody, toDocument } from './mapping.js';

@@ -17,6 +17,7 @@ import { runCli } from '../../../test/e2e/cli.js';
 import { isMailsiftError } from '../../core/errors.js';
 import { openSampleArchive, type SampleArchive } from '../../eval/sample-archive.js';
 import type { MessageSearchResult } from '../../search/index.js';
+import { checkCluster } from './check.js';
 import { assertComplete, OpenSearchClient } from './client.js';
 import { toDocument } from './mapping.js';
 import { listMessages, type OpenSearchTarget, searchMessages } from './search.js';
@@ -79,7 +80,7 @@ async function openSearchPages(
 }
 
 describe('opensearch backend', () => {
-  it('copies the archive once: a second sync replaces every document and deletes what the archive lost', async () => {
+  it('copies the archive once: a second sync replaces every document and deletes what the archive lost; check names the differences', async () => {
     const count = async () =>
       (await client.request<{ count: number }>('GET', `/${replicated.index}/_count`)).count;
     const stored = sample.engine.status().messages;
@@ -89,9 +90,24 @@ describe('opensearch backend', () => {
     const gone = { ...toDocument(sample.engine.getMessage(message?.messageId ?? '')), uid: 'gone' };
     await writeDocuments(client, replicated.index, [gone], { refresh: true });
     expect(await count()).toBe(stored + 1);
-    const report = await syncArchive(sample.engine.archive.db, replicated);
+    const db = sample.engine.archive.db;
+    const before = await checkCluster(db, replicated);
+    expect(before).toMatchObject({ ok: false, archive: stored, cluster: stored + 1, missing: { count: 0 } });
+    expect(before.extra.count).toBe(1);
+    const report = await syncArchive(db, replicated);
     expect(report).toEqual({ indexed: stored, deleted: 1 });
     expect(await count()).toBe(stored);
+    expect(await checkCluster(db, replicated)).toMatchObject({ ok: true, cluster: stored });
+    // A stored message the cluster lost.
+    await client.request(
+      'DELETE',
+      `/${replicated.index}/_doc/${toDocument(sample.engine.getMessage(message?.messageId ?? '')).uid}?refresh=true`,
+    );
+    expect(await checkCluster(db, replicated)).toMatchObject({
+      ok: false,
+      missing: { count: 1, examples: [`demo <${message?.messageId}>`] },
+    });
+    await syncArchive(db, replicated);
   });
 
   it.each([
@@ -171,7 +187,7 @@ describe('opensearch backend', () => {
     });
   });
 
-  it('answers the CLI without an archive file; exit code 6 when no node answers', () => {
+  it('answers the CLI without an archive file, checks the copy against one; exit code 6 when no node answers', () => {
     const env = {
       MAILSIFT_BACKEND: 'opensearch',
       MAILSIFT_OPENSEARCH_NODES: nodeUrls(cluster as ClusterState).join(','),
@@ -188,6 +204,12 @@ describe('opensearch backend', () => {
       sample.engine.listMessages({ from: 'laura', limit: 3 }).messages,
     );
     expect(existsSync(env.MAILSIFT_DB)).toBe(false);
+    const check = runCli(['--json', 'check', '--backend', 'opensearch'], {
+      ...env,
+      MAILSIFT_DB: join(sample.root, 'archive.db'),
+    });
+    expect(check.status, check.stderr).toBe(0);
+    expect(JSON.parse(check.stdout)).toMatchObject({ ok: true, cluster: sample.engine.status().messages });
     const down = runCli(['--json', 'search', 'INV-4471'], {
       ...env,
       MAILSIFT_OPENSEARCH_NODES: 'http://127.0.0.1:1',
