@@ -186,7 +186,7 @@ describe('web UI in Chromium (built serve with keys, sample and hostile inboxes)
     await page.getByRole('heading', { name: 'Answer' }).waitFor();
     expect(await page.getByRole('note').first().textContent()).toContain('may be wrong');
     expect(await page.locator('.provenance').textContent()).toMatch(/Retrieval: keyword[\s\S]*Filters: none/);
-    const source = page.locator('ol.results > li').first();
+    const source = page.locator('ol.sources > li').first();
     const subject = (await source.getByRole('link').textContent()) ?? '';
     const quote = ((await source.locator('blockquote').textContent()) ?? '').slice(0, 20);
     await page.locator('.answer a').first().click();

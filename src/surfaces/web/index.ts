@@ -7,7 +7,7 @@
 import { type Context, Hono } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { authenticate, type Principal, principalOfKeyId } from '../../auth/index.js';
-import { isMailsiftError, MailsiftError } from '../../core/errors.js';
+import { type ErrorCode, isMailsiftError, MailsiftError } from '../../core/errors.js';
 import type { Mailsift } from '../../engine.js';
 import type { HealthReport } from '../../health/index.js';
 import { indexSecret } from '../../index/index.js';
@@ -58,7 +58,7 @@ export interface WebOptions {
 const LOCAL: Principal = { keyId: 'local', inboxes: null };
 
 /** HTTP status of an engine error shown as a page. */
-const ERROR_PAGES: Partial<Record<string, readonly [number, string]>> = {
+const ERROR_PAGES: Partial<Record<ErrorCode, readonly [number, string]>> = {
   no_such_item: [404, 'Not found'],
   invalid_argument: [400, 'Not understood'],
   unknown_parameter: [400, 'Not understood'],
@@ -117,7 +117,7 @@ export function webUi(options: WebOptions): Hono {
       inboxes,
       inbox: inbox || (inboxes[0] ?? ''),
       csrf: csrfToken(indexSecret(db), session),
-      signedIn: session !== null,
+      session,
     };
   };
 
@@ -127,7 +127,8 @@ export function webUi(options: WebOptions): Hono {
       secureHeaders(c);
       const found = who(c);
       if (!found) {
-        const next = c.req.method === 'GET' ? new URL(c.req.url).pathname + new URL(c.req.url).search : '/';
+        const url = new URL(c.req.url);
+        const next = c.req.method === 'GET' ? url.pathname + url.search : '/';
         return c.redirect(`/signin?next=${encodeURIComponent(next)}`, 303);
       }
       let view: WebView | null = null;
@@ -142,10 +143,10 @@ export function webUi(options: WebOptions): Hono {
       }
     };
 
-  /** A POST form's fields, after its CSRF token is checked against the session. */
-  const form = async (c: Context, session: string | null): Promise<Record<string, unknown>> => {
+  /** A POST form's fields, after its CSRF token is checked against the page's session. */
+  const form = async (c: Context, view: WebView): Promise<Record<string, unknown>> => {
     const body = await c.req.parseBody();
-    if (foreignOrigin(c) || !csrfValid(indexSecret(db), session, body.csrf)) {
+    if (foreignOrigin(c) || !csrfValid(indexSecret(db), view.session, body.csrf)) {
       throw new MailsiftError(
         'invalid_argument',
         'the form is stale or came from another site: reload and retry',
@@ -157,20 +158,14 @@ export function webUi(options: WebOptions): Hono {
     return body;
   };
 
-  app.get('/ui.css', (c) => {
-    c.header('X-Content-Type-Options', 'nosniff');
-    return c.body(STYLES, 200, {
-      'Content-Type': 'text/css; charset=utf-8',
+  const asset = (body: string, type: string) => (c: Context) =>
+    c.body(body, 200, {
+      'Content-Type': `${type}; charset=utf-8`,
       'Cache-Control': 'max-age=3600',
+      'X-Content-Type-Options': 'nosniff',
     });
-  });
-  app.get('/ui.js', (c) => {
-    c.header('X-Content-Type-Options', 'nosniff');
-    return c.body(SCRIPT, 200, {
-      'Content-Type': 'text/javascript; charset=utf-8',
-      'Cache-Control': 'max-age=3600',
-    });
-  });
+  app.get('/ui.css', asset(STYLES, 'text/css'));
+  app.get('/ui.js', asset(SCRIPT, 'text/javascript'));
 
   app.get(
     '/',
@@ -223,7 +218,7 @@ export function webUi(options: WebOptions): Hono {
     '/ask',
     page(
       async (c, view) => {
-        const body = await form(c, who(c)?.session ?? null);
+        const body = await form(c, view);
         const question = typeof body.question === 'string' ? body.question.trim() : '';
         const answer = await view.api.ask(view.inbox, { question });
         const { appliedFilters } = await import('../../rag/retrieve.js');
@@ -268,9 +263,9 @@ export function webUi(options: WebOptions): Hono {
   app.post(
     '/signout',
     page(async (c, view) => {
-      await form(c, who(c)?.session ?? null);
+      await form(c, view);
       deleteCookie(c, SESSION_COOKIE, { path: '/' });
-      return c.redirect(view.signedIn ? '/signin' : '/', 303);
+      return c.redirect(view.session === null ? '/' : '/signin', 303);
     }),
   );
 

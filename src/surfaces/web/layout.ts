@@ -39,8 +39,8 @@ export function layout(view: WebView, title: string, body: Html, q = ''): Html {
     <a href="/status${inboxQuery}">Status</a>
   </nav>
   ${
-    view.signedIn
-      ? html`<form method="post" action="/signout"><input type="hidden" name="csrf" value="${view.csrf}" /><button type="submit">Sign out</button></form>`
+    view.session !== null
+      ? html`<form class="signout" method="post" action="/signout"><input type="hidden" name="csrf" value="${view.csrf}" /><button type="submit">Sign out</button></form>`
       : ''
   }
 </header>

@@ -11,6 +11,6 @@ export interface WebView {
   readonly inbox: string;
   /** The token every POST form carries. */
   readonly csrf: string;
-  /** A signed-in session (keys on); false with --no-auth. */
-  readonly signedIn: boolean;
+  /** The session cookie's value (keys on), null with --no-auth: what the CSRF token is bound to. */
+  readonly session: string | null;
 }

@@ -43,7 +43,7 @@ function answerText(inbox: string, answer: Answer): Html {
 
 function sources(inbox: string, answer: Answer): Html {
   if (answer.citations.length === 0) return html``;
-  return html`<h2>Sources</h2><ol class="results">${answer.citations.map(
+  return html`<h2>Sources</h2><ol class="sources">${answer.citations.map(
     (c) => html`<li>
   <a href="${citationHref(inbox, c)}">${c.subject.trim() || '(no subject)'}</a>
   <div class="meta">${c.from} · ${time(c.date)}</div>

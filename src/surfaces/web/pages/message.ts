@@ -114,13 +114,15 @@ function attachments(view: WebView, message: StoredMessage, cite: AttachmentCite
 
 function headers(message: StoredMessage): Html {
   const row = (name: string, value: string | Html) => html`<dt>${name}</dt><dd>${value}</dd>`;
+  // A mail tree's top folder has the empty name: nothing to show.
+  const folders = message.folders.filter((f) => f !== '');
   return html`<dl class="headers">
 ${row('From', formatAddress(message.from) || '(no sender)')}
 ${message.to.length > 0 ? row('To', formatAddresses(message.to)) : ''}
 ${message.cc.length > 0 ? row('Cc', formatAddresses(message.cc)) : ''}
 ${row('Date', time(message.date.toISOString()))}
 ${message.labels.length > 0 ? row('Labels', html`${message.labels.map((l) => html`<span class="badge">${l}</span>`)}`) : ''}
-${message.folders.length > 0 ? row('Folders', message.folders.join(', ')) : ''}
+${folders.length > 0 ? row('Folders', folders.join(', ')) : ''}
 ${row('Message-ID', message.messageId)}
 </dl>`;
 }

@@ -10,7 +10,7 @@ import { layout } from '../layout.js';
 import type { WebView } from '../view.js';
 
 /** Results per page: a screenful with fragments. */
-const PAGE_SIZE = 20;
+export const PAGE_SIZE = 20;
 
 /** The search page's URL parameters: the box, the list filters, the kind and the page token. */
 export const SEARCH_FIELDS = [
