@@ -60,6 +60,24 @@ describe('web UI building blocks', () => {
   });
 });
 
+describe('web UI without keys (--no-auth)', () => {
+  let archive: FixtureArchive;
+  beforeAll(async () => {
+    archive = await fixtureArchive();
+  });
+  afterAll(() => archive.close());
+
+  it('serves every inbox to the local user, without sign-in or sign-out', async () => {
+    const app = createApp({ engine: archive.engine, auth: false });
+    const page = await app.request('/?inbox=other');
+    expect(page.status).toBe(200);
+    expect(await page.text()).not.toContain('Sign out');
+    const signin = await app.request('/signin?next=/status');
+    expect(signin.status).toBe(303);
+    expect(signin.headers.get('location')).toBe('/status');
+  });
+});
+
 describe('web UI routes (fixture archive, keys on)', () => {
   let archive: FixtureArchive;
   let app: ReturnType<typeof createApp>;
@@ -99,6 +117,32 @@ describe('web UI routes (fixture archive, keys on)', () => {
     const cookie = session(acme.id);
     expect((await app.request('/?inbox=other', { headers: { cookie } })).status).toBe(404);
     expect((await app.request('/ask?inbox=other', { headers: { cookie } })).status).toBe(404);
+  });
+
+  it('shows a reply with its quoted history folded and a slash in its Message-ID', async () => {
+    const cookie = session(acme.id);
+    const reply = await (
+      await app.request('/m/acme/reply-88%40acme.example', { headers: { cookie } })
+    ).text();
+    expect(reply).toContain('<h1>Re: Q3 freight report</h1>');
+    expect(reply).toMatch(/<div class="text authored">Thanks Dana\. Can you send the delay reasons/);
+    expect(reply).toMatch(/<details class="part"><summary>Quoted history<\/summary><div class="text">On Tue/);
+    const report = await app.request(
+      `/m/acme/${encodeURIComponent('report/2024-q3%final@northwind.example')}`,
+      {
+        headers: { cookie },
+      },
+    );
+    expect(report.status).toBe(200);
+    expect(await report.text()).toContain('<h1>Q3 freight report</h1>');
+    // The thread opens at the message it was reached from, the others folded.
+    const thread = await (
+      await app.request('/t/acme/reply-88%40acme.example?open=reply-88%40acme.example', {
+        headers: { cookie },
+      })
+    ).text();
+    expect(thread.match(/<details class="d\d" id="m\d+" open>/g)).toHaveLength(1);
+    expect(thread).toMatch(/<details class="d1" id="m1" open>/);
   });
 
   it('leaves the API as it was: a bearer key, JSON errors, no cookie accepted', async () => {
