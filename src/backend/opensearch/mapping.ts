@@ -32,6 +32,8 @@ export interface MessageDocument extends Record<Exclude<Column, 'kind'>, string>
   readonly inbox: string;
   readonly messageId: string;
   readonly threadId: string;
+  /** Inbox + thread id: thread mode collapses on it (thread ids are per inbox). */
+  readonly threadKey: string;
   /** Epoch milliseconds. */
   readonly date: number;
   readonly labels: readonly string[];
@@ -62,6 +64,7 @@ export function toDocument(message: StoredMessage): MessageDocument {
     inbox: message.inbox,
     messageId: message.messageId,
     threadId: message.threadId,
+    threadKey: `${message.inbox}\u0000${message.threadId}`,
     date: message.date.getTime(),
     labels: message.labels,
     bulk: analysed.bulk,
@@ -114,6 +117,7 @@ export function indexBody(options: IndexOptions = {}): unknown {
         inbox: keyword,
         messageId: keyword,
         threadId: keyword,
+        threadKey: keyword,
         date: { type: 'date', format: 'epoch_millis' },
         labels: keyword,
         bulk: { type: 'boolean' },

@@ -16,11 +16,11 @@ import {
 import { runCli } from '../../../test/e2e/cli.js';
 import { isMailsiftError } from '../../core/errors.js';
 import { openSampleArchive, type SampleArchive } from '../../eval/sample-archive.js';
-import type { MessageSearchResult } from '../../search/index.js';
+import type { MessageSearchResult, ThreadHit } from '../../search/index.js';
 import { checkCluster } from './check.js';
 import { assertComplete, OpenSearchClient } from './client.js';
 import { toDocument } from './mapping.js';
-import { listMessages, type OpenSearchTarget, searchMessages } from './search.js';
+import { listMessages, type OpenSearchTarget, searchMessages, searchThreads } from './search.js';
 import { syncArchive, writeDocuments } from './writer.js';
 
 let cluster: ClusterState | undefined;
@@ -133,6 +133,36 @@ describe('opensearch backend', () => {
     expect(opensearch.messages[0]?.messageId).toBe(sqlite.messages[0]?.messageId);
     expect(opensearch.messages[0]?.highlights).toEqual(sqlite.messages[0]?.highlights);
     expect(JSON.stringify(opensearch.messages[0]?.highlights)).toContain('**INV-4471**');
+  });
+
+  it('thread mode: the threads SQLite finds, each summarised alike, paged without repeats', async () => {
+    const q = 'budget review';
+    const expected = new Map<string, ThreadHit>();
+    let pageToken: string | undefined;
+    do {
+      const page = sample.engine.searchThreads({ q, limit: 100, explain: true, pageToken });
+      for (const t of page.threads) if (t.explain?.match === 'exact') expected.set(t.threadId, t);
+      pageToken = page.nextPageToken ?? undefined;
+    } while (pageToken);
+    expect(expected.size).toBeGreaterThan(3);
+    const found: ThreadHit[] = [];
+    pageToken = undefined;
+    do {
+      const page = await searchThreads(replicated, { q, limit: 2, pageToken });
+      found.push(...page.threads);
+      pageToken = page.nextPageToken ?? undefined;
+    } while (pageToken);
+    expect(found.map((t) => t.threadId).sort()).toEqual([...expected.keys()].sort());
+    const summary = (t: ThreadHit) => ({
+      subject: t.subject,
+      senders: [...t.senders].sort(),
+      recipients: [...t.recipients].sort(),
+      messageCount: t.messageCount,
+      lastMessageId: t.lastMessageId,
+      timestamp: t.timestamp,
+    });
+    for (const thread of found)
+      expect(summary(thread)).toEqual(summary(expected.get(thread.threadId) as ThreadHit));
   });
 
   it('pages through a point in time: no duplicates, no gaps, unmoved by writes between pages', async () => {

@@ -15,17 +15,32 @@
 //   compounds in text fields score as a constant. Both only decide order among matches.
 // - Ties on score and date break on a document id hash, not on arrival order (rowid).
 // - No typo-tolerant fill (fuzzy) and no explanation: this backend answers exact matches.
+// - Thread mode pages by offset into the point in time (collapse refuses search_after), and
+//   a thread's summary reads at most THREAD_MESSAGES of its messages.
 
 import { isLanguage, type Language, parseQuery, type QueryGroup } from '../../analysis/index.js';
 import { MailsiftError } from '../../core/errors.js';
 import type { FieldTexts } from '../../index/index.js';
 import { type Column, EXCLUDED_LABELS, IDENTIFIER_COLUMNS } from '../../index/index.js';
 import { buildHighlights } from '../../search/highlights.js';
-import type { ListResult, MessageHit, MessageItem, MessageSearchResult } from '../../search/index.js';
+import type {
+  Highlights,
+  ListResult,
+  MessageHit,
+  MessageItem,
+  MessageSearchResult,
+  ThreadHit,
+  ThreadSearchResult,
+} from '../../search/index.js';
 import { hiddenLabels } from '../../search/list.js';
 import { alternatives, highlightTerms, identifierPhrases, type Phrase } from '../../search/match.js';
 import { fingerprint } from '../../search/page-token.js';
-import { type ListRequest, validateListParams, validateSearchParams } from '../../search/params.js';
+import {
+  type ListRequest,
+  type SearchRequest,
+  validateListParams,
+  validateSearchParams,
+} from '../../search/params.js';
 import { recencyOrigin } from '../../search/ranked-query.js';
 import { BULK_FACTOR, COLUMN_WEIGHTS } from '../../search/weights.js';
 import { assertComplete, type OpenSearchClient, type ShardSummary } from './client.js';
@@ -58,10 +73,11 @@ interface SearchResponse<S> {
 
 /** What the next page needs: the point in time every page reads, and where the last one stopped. */
 interface PageState {
-  readonly kind: 'search' | 'list';
+  readonly kind: 'search' | 'threads' | 'list';
   readonly fingerprint: string;
   readonly pit: string;
-  readonly after: readonly unknown[];
+  /** The sort values of the last hit served (search_after), or the hits served so far (collapsed pages). */
+  readonly after: readonly unknown[] | number;
   readonly origin: number;
 }
 
@@ -80,7 +96,7 @@ function decodeToken(token: string, kind: PageState['kind'], print: string): Pag
     state?.kind !== kind ||
     state.fingerprint !== print ||
     typeof state.pit !== 'string' ||
-    !Array.isArray(state.after) ||
+    !(Array.isArray(state.after) || Number.isSafeInteger(state.after)) ||
     typeof state.origin !== 'number'
   )
     throw new MailsiftError('invalid_page_token', 'the page token is malformed or belongs to another query', {
@@ -154,7 +170,9 @@ function dateRange(after: number | null, before: number | null): Clause[] {
 
 /**
  * Runs one page against a point in time: the token's, or a new one for a first page.
- * Asks one hit more than the page to know whether another page follows.
+ * Asks one hit more than the page to know whether another page follows. Pages continue
+ * after the last hit's sort values, or, when hits are collapsed (thread mode: OpenSearch
+ * refuses search_after with collapse), from an offset into the same point in time.
  */
 async function page<S>(
   target: OpenSearchTarget,
@@ -180,7 +198,11 @@ async function page<S>(
     size: limit + 1,
     track_total_hits: false,
     pit: { id: pit, keep_alive: PIT_KEEP_ALIVE },
-    ...(state ? { search_after: state.after } : {}),
+    ...(typeof state?.after === 'number'
+      ? { from: state.after }
+      : state
+        ? { search_after: state.after }
+        : {}),
   });
   assertComplete(response);
   const more = response.hits.hits.length > limit;
@@ -194,13 +216,24 @@ interface SearchSource {
   readonly item: MessageItem;
   readonly texts: FieldTexts;
   readonly language: string | null;
+  readonly threadKey: string;
 }
 
-/** Message-mode agent search (params as `searchMessages`). */
-export async function searchMessages(
-  target: OpenSearchTarget,
-  params: unknown,
-): Promise<MessageSearchResult> {
+type Mode = 'search' | 'threads';
+
+/** A relevance page: its hits with highlights, and the token of the next one. */
+interface RankedPage {
+  readonly request: SearchRequest;
+  readonly hits: ReadonlyArray<{ readonly hit: Hit<SearchSource>; readonly highlights: Highlights }>;
+  readonly nextPageToken: string | null;
+}
+
+/**
+ * One page of agent search: every token required, weighted columns, bounded recency and the
+ * bulk factor, spam/trash/blocked and unauthenticated mail left out. Thread mode collapses
+ * the hits on their thread: a thread ranks by its best message, as on SQLite.
+ */
+async function rankedPage(target: OpenSearchTarget, params: unknown, mode: Mode): Promise<RankedPage> {
   const request = validateSearchParams(params);
   if (request.q.trim() === '')
     throw new MailsiftError('invalid_argument', 'q is empty: give words or an identifier to search for', {
@@ -208,7 +241,7 @@ export async function searchMessages(
     });
   const groups = parseQuery(request.q, { languages: await indexedLanguages(target) });
   const print = fingerprint([
-    'opensearch:messages',
+    `opensearch:${mode}`,
     groups.map((g) => [g.parts, g.compound]),
     request.inbox,
     request.after,
@@ -216,7 +249,7 @@ export async function searchMessages(
     request.recency.maxBoost,
     request.recency.halfLifeDays,
   ]);
-  const state = request.pageToken === null ? null : decodeToken(request.pageToken, 'search', print);
+  const state = request.pageToken === null ? null : decodeToken(request.pageToken, mode, print);
   const origin = state?.origin ?? recencyOrigin();
   const filter: Clause[] = [
     { term: { untrusted: false } },
@@ -256,32 +289,106 @@ export async function searchMessages(
       },
     },
     sort: [{ _score: 'desc' }, { date: 'desc' }, { uid: 'desc' }],
-    _source: ['item', 'texts', 'language'],
+    _source: ['item', 'texts', 'language', 'threadKey'],
+    ...(mode === 'threads' ? { collapse: { field: 'threadKey' } } : {}),
   };
   const result = await page<SearchSource>(target, body, request.limit, state, { dfs: true });
   const terms = highlightTerms(groups, new Map());
-  const messages: MessageHit[] = result.hits.map((hit) => {
+  const hits = result.hits.map((hit) => {
     const language = hit._source.language;
+    const highlights = buildHighlights(
+      hit._source.texts,
+      language !== null && isLanguage(language) ? language : null,
+      terms,
+    );
+    return { hit, highlights };
+  });
+  const last = result.hits.at(-1);
+  const served = typeof state?.after === 'number' ? state.after : 0;
+  const after = mode === 'threads' ? served + result.hits.length : (last?.sort ?? []);
+  return {
+    request,
+    hits,
+    nextPageToken:
+      result.more && last
+        ? encodeToken({ kind: mode, fingerprint: print, pit: result.pit, after, origin })
+        : null,
+  };
+}
+
+/** Message-mode agent search (params as `searchMessages`). */
+export async function searchMessages(
+  target: OpenSearchTarget,
+  params: unknown,
+): Promise<MessageSearchResult> {
+  const { request, hits, nextPageToken } = await rankedPage(target, params, 'search');
+  const messages: MessageHit[] = hits.map(({ hit, highlights }) => ({
+    ...hit._source.item,
+    highlights,
+    score: hit._score ?? 0,
+  }));
+  return { count: messages.length, limit: request.limit, nextPageToken, messages };
+}
+
+interface ThreadMember {
+  readonly threadKey: string;
+  readonly date: number;
+  readonly item: Pick<MessageItem, 'from' | 'to' | 'cc' | 'subject' | 'messageId'>;
+}
+
+/** Most messages of one thread read for its summary. */
+const THREAD_MESSAGES = 10_000;
+
+/**
+ * Who took part in each thread, how long it is, its first subject and last message: every
+ * message of the thread, spam and trash included, as SQLite's thread summary counts them.
+ */
+async function threadSummaries(
+  target: OpenSearchTarget,
+  keys: readonly string[],
+): Promise<Map<string, ThreadMember[]>> {
+  const members = new Map<string, ThreadMember[]>(keys.map((k) => [k, []]));
+  if (keys.length === 0) return members;
+  const response = await target.client.request<SearchResponse<ThreadMember>>(
+    'POST',
+    `/${target.index}/_search?allow_partial_search_results=false`,
+    {
+      size: THREAD_MESSAGES,
+      query: { terms: { threadKey: keys } },
+      sort: [{ date: 'asc' }, { uid: 'asc' }],
+      _source: ['threadKey', 'date', 'item.from', 'item.to', 'item.cc', 'item.subject', 'item.messageId'],
+    },
+  );
+  assertComplete(response);
+  for (const hit of response.hits.hits) members.get(hit._source.threadKey)?.push(hit._source);
+  return members;
+}
+
+/** Thread-mode agent search (params as `searchThreads`). */
+export async function searchThreads(target: OpenSearchTarget, params: unknown): Promise<ThreadSearchResult> {
+  const { request, hits, nextPageToken } = await rankedPage(target, params, 'threads');
+  const summaries = await threadSummaries(
+    target,
+    hits.map(({ hit }) => hit._source.threadKey),
+  );
+  const threads: ThreadHit[] = hits.map(({ hit, highlights }) => {
+    const best = hit._source.item;
+    const members = summaries.get(hit._source.threadKey) ?? [];
+    const last = members.at(-1);
     return {
-      ...hit._source.item,
-      highlights: buildHighlights(
-        hit._source.texts,
-        language !== null && isLanguage(language) ? language : null,
-        terms,
-      ),
+      threadId: best.threadId,
+      subject: members[0]?.item.subject ?? best.subject,
+      senders: [...new Set(members.flatMap((m) => (m.item.from ? [m.item.from] : [])))],
+      recipients: [...new Set(members.flatMap((m) => [...m.item.to, ...m.item.cc]))],
+      messageCount: members.length,
+      lastMessageId: last?.item.messageId ?? best.messageId,
+      timestamp: last ? new Date(last.date).toISOString() : best.timestamp,
+      preview: best.preview,
+      highlights,
       score: hit._score ?? 0,
     };
   });
-  const last = result.hits.at(-1);
-  return {
-    count: messages.length,
-    limit: request.limit,
-    nextPageToken:
-      result.more && last
-        ? encodeToken({ kind: 'search', fingerprint: print, pit: result.pit, after: last.sort, origin })
-        : null,
-    messages,
-  };
+  return { count: threads.length, limit: request.limit, nextPageToken, threads };
 }
 
 function listFilters(request: ListRequest): Clause[] {

@@ -1,7 +1,6 @@
 // mailsift search "<q>" [--inbox] [--threads] [--limit] [--page-token] [--before] [--after] [--explain]
 
 import type { Command } from 'commander';
-import { MailsiftError } from '../../../core/errors.js';
 import type {
   MessageHit,
   MessageSearchResult,
@@ -79,16 +78,10 @@ export function registerSearch(program: Command, globals: () => GlobalOptions): 
             ? searchThreads(engine.archive.db, params)
             : searchMessages(engine.archive.db, params),
         opensearch: async (target) => {
-          if (options.threads)
-            throw new MailsiftError(
-              'invalid_argument',
-              '--threads: not answered by the OpenSearch backend yet',
-              {
-                param: 'threads',
-              },
-            );
           const opensearch = await import('../../../backend/opensearch/search.js');
-          return opensearch.searchMessages(target, params);
+          return options.threads
+            ? opensearch.searchThreads(target, params)
+            : opensearch.searchMessages(target, params);
         },
       });
       if (global.json) return printJson(result);
