@@ -104,6 +104,8 @@ describe('web UI routes (fixture archive, keys on)', () => {
   it('serves every page with the CSP to a session, and ends the session with its key', async () => {
     const key = createKey(archive.engine.archive.db, { inboxes: ['acme'] });
     const cookie = session(key.id);
+    const mixed = await app.request('/?q=invoice&from=northwind', { headers: { cookie } });
+    expect(await mixed.text()).toContain('apply to the chronological list: clear the search box');
     for (const path of ['/', '/?q=invoice', '/?from=northwind&kind=threads', '/ask', '/status']) {
       const response = await app.request(path, { headers: { cookie } });
       expect(response.status, path).toBe(200);

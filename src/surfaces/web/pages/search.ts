@@ -84,6 +84,10 @@ interface Page {
   readonly degraded: readonly string[];
 }
 
+/** Whether the form sets a filter only the chronological list reads. */
+const listFiltered = (form: SearchForm): boolean =>
+  Boolean(form.from || form.to || form.subject || form.label || form.attachment);
+
 /** The list filters of the form, sender and recipients under the names the list takes. */
 function listFilters(form: SearchForm, names: { readonly from: string; readonly to: string }): Params {
   return {
@@ -148,7 +152,7 @@ function controls(view: WebView, form: SearchForm): Html {
   <legend>Show</legend>
   <div class="filters">${kind('messages', 'Messages')}${kind('threads', 'Threads')}${inboxes}</div>
 </fieldset>
-<details${form.from || form.to || form.subject || form.label || form.attachment ? html` open` : ''}>
+<details${listFiltered(form) ? html` open` : ''}>
   <summary>Filters (chronological list: leave the search box empty; dates also narrow a search)</summary>
   <div class="filters">
     ${filterField(form, 'from', 'From')}${filterField(form, 'to', 'To')}${filterField(form, 'subject', 'Subject')}${filterField(form, 'label', 'Label')}
@@ -174,6 +178,11 @@ export function searchPage(view: WebView, form: SearchForm): Html {
   const body = html`<h1>${heading}</h1>
 ${controls(view, form)}
 ${page.degraded.length > 0 ? html`<p class="notice">Partial results: ${page.degraded.join(', ')} skipped.</p>` : ''}
+${
+  form.q !== '' && listFiltered(form)
+    ? html`<p class="notice" role="status">The sender, recipient, subject, label and attachment filters apply to the chronological list: clear the search box to use them.</p>`
+    : ''
+}
 ${page.rows.length === 0 ? html`<p class="notice">Nothing matches.</p>` : html`<ol class="results" aria-label="${heading}">${page.rows}</ol>`}
 <nav class="pager" aria-label="Pages of results">
   ${form.page ? html`<a href="/${query(here)}">First page</a>` : ''}
