@@ -63,6 +63,11 @@ export interface RemoteSync {
   resume(states: readonly FolderState[]): void;
   /** What the completed scan saw, per folder. */
   states(): readonly FolderState[];
+  /**
+   * Folders the server says did not change since the last complete sync (CONDSTORE: same
+   * UIDVALIDITY, UIDNEXT, HIGHESTMODSEQ and count): not listed, their locations kept as stored.
+   */
+  unchangedFolders(): readonly string[];
   /** Closes the connection; the source cannot scan again. */
   close(): Promise<void>;
 }

@@ -334,6 +334,11 @@ async function ingestSource(
       while (queue.length >= pool.capacity || inFlight > MAX_IN_FLIGHT_BYTES) await writeNext();
     }
     while (queue.length > 0) await writeNext();
+    for (const folder of source.remote?.unchangedFolders() ?? []) {
+      const kept = store.keepFolder(sourceId, folder, run);
+      counts.scanned += kept;
+      counts.unchanged += kept;
+    }
     // Only a complete scan may conclude that a message disappeared.
     counts.deleted = store.sweep(sourceId, run);
     db.prepare(

@@ -249,6 +249,23 @@ export class MessageStore {
   }
 
   /**
+   * Marks seen, as a scan would, every location (and failure) of the source in `folder`: one
+   * its server said did not change. Returns how many locations it holds.
+   */
+  keepFolder(sourceId: number, folder: string, run: number): number {
+    sql(this.db, 'UPDATE failures SET seen_run = ? WHERE source_id = ? AND folder = ?').run(
+      run,
+      sourceId,
+      folder,
+    );
+    return sql(this.db, 'UPDATE locations SET seen_run = ? WHERE source_id = ? AND folder = ?').run(
+      run,
+      sourceId,
+      folder,
+    ).changes;
+  }
+
+  /**
    * After a complete scan: forgets locations (and failures) the scan did not see, and
    * deletes messages left with no location. Returns how many messages were deleted.
    */

@@ -176,6 +176,26 @@ describe('IMAP sync', () => {
     expect(count('SELECT count(*) FROM locations')).toBe(3);
   });
 
+  it('a folder the server says is unchanged (CONDSTORE) is not listed again, and is once it changes', async () => {
+    await driver.append('INBOX', testMessage(1));
+    await driver.append('Archive', testMessage(2));
+    await driver.append('Archive', testMessage(3));
+    await engine.ingest([url], options());
+    // Drift only a listing would repair: one Archive location forgotten by the archive.
+    db().prepare("DELETE FROM locations WHERE folder = 'Archive' AND key LIKE '%;UID=1'").run();
+    await driver.append('INBOX', testMessage(4));
+    const quiet = await engine.ingest([url], options());
+    expect(quiet).toMatchObject({ scanned: 3, added: 1, unchanged: 2 });
+    expect(count("SELECT count(*) FROM locations WHERE folder = 'Archive'")).toBe(1);
+    // A flag change raises HIGHESTMODSEQ: Archive is listed again, and whole.
+    const [first] = await driver.uids('Archive');
+    await driver.addFlags('Archive', [first as number], ['\\Flagged']);
+    const listed = await engine.ingest([url], options());
+    expect(listed).toMatchObject({ scanned: 4, added: 0, failed: 0 });
+    expect(count("SELECT count(*) FROM locations WHERE folder = 'Archive'")).toBe(2);
+    expect(labelsOf('msg-2@test.example')).toEqual(['archive', 'flagged']);
+  });
+
   it('--folder limits the sync and names its own source; --exclude-folder leaves a folder out', async () => {
     await driver.append('INBOX', testMessage(1));
     await driver.append('Archive', testMessage(2));

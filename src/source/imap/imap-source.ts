@@ -53,6 +53,7 @@ export class ImapSource implements MailSource {
   private folders: ListResponse[] = [];
   private previous = new Map<string, FolderState>();
   private seen: FolderState[] = [];
+  private unchanged: string[] = [];
   private readonly maxMessageBytes: number;
 
   constructor(
@@ -68,6 +69,7 @@ export class ImapSource implements MailSource {
         this.previous = new Map(states.map((s) => [s.folder, s]));
       },
       states: () => this.seen,
+      unchangedFolders: () => this.unchanged,
       close: () => this.close(),
     };
   }
@@ -97,6 +99,7 @@ export class ImapSource implements MailSource {
     const client = this.client;
     if (!client) throw new MailsiftError('internal', `${this.path} was not connected`, { param: this.path });
     this.seen = [];
+    this.unchanged = [];
     for (const folder of this.folders) {
       try {
         yield* this.folderEntries(client, folder);
@@ -109,6 +112,23 @@ export class ImapSource implements MailSource {
   private async *folderEntries(client: ImapFlow, folder: ListResponse): AsyncGenerator<SourceEntry> {
     const box = await client.mailboxOpen(folder.path, { readOnly: true });
     const uidValidity = String(box.uidValidity);
+    const before = this.previous.get(folder.path);
+    const state: FolderState = {
+      folder: folder.path,
+      uidValidity,
+      uidNext: Number(box.uidNext),
+      highestModseq: box.highestModseq === undefined ? null : String(box.highestModseq),
+      messages: box.exists,
+    };
+    // Any flag change or expunge raises HIGHESTMODSEQ, new mail UIDNEXT: with all four as the
+    // last complete sync left them, the folder is as stored and its listing (one FETCH of
+    // every message, and the pipeline's pass over them) is saved; a watch poll of an
+    // unchanged mailbox costs a SELECT per folder.
+    if (state.highestModseq !== null && before !== undefined && sameState(before, state)) {
+      this.unchanged.push(folder.path);
+      this.seen.push(state);
+      return;
+    }
     const listed: Listed[] =
       box.exists === 0
         ? []
@@ -120,7 +140,6 @@ export class ImapSource implements MailSource {
     listed.sort((a, b) => a.uid - b.uid);
     // Below the UIDNEXT of the last complete sync under the same UIDVALIDITY, every message
     // was stored then: only the newer ones may be moves worth an ENVELOPE fetch.
-    const before = this.previous.get(folder.path);
     const storedBelow = before?.uidValidity === uidValidity ? before.uidNext : 1;
     const ids = await this.messageIds(client, listed, storedBelow);
     const special = folder.specialUse ? SPECIAL_USE_LABELS[folder.specialUse] : undefined;
@@ -139,13 +158,7 @@ export class ImapSource implements MailSource {
         read: () => bodies.read(index),
       };
     }
-    this.seen.push({
-      folder: folder.path,
-      uidValidity,
-      uidNext: Number(box.uidNext),
-      highestModseq: box.highestModseq === undefined ? null : String(box.highestModseq),
-      messages: listed.length,
-    });
+    this.seen.push({ ...state, messages: listed.length });
   }
 
   /** Message-IDs of the listed messages at or above `fromUid`, from their envelopes. */
@@ -161,13 +174,34 @@ export class ImapSource implements MailSource {
   }
 }
 
+function sameState(a: FolderState, b: FolderState): boolean {
+  return (
+    a.uidValidity === b.uidValidity &&
+    a.uidNext === b.uidNext &&
+    a.highestModseq === b.highestModseq &&
+    a.messages === b.messages
+  );
+}
+
+/** Listed messages [from, end) whose bodies one UID FETCH brings. */
+interface Batch {
+  readonly from: number;
+  readonly end: number;
+  readonly bodies: Promise<Map<number, Buffer>>;
+}
+
+const covers = (batch: Batch | null, index: number): batch is Batch =>
+  batch !== null && batch.from <= index && index < batch.end;
+
 /**
  * Fetches bodies when the pipeline first reads one: that message and the ones listed after
- * it, up to a batch, on the assumption that a message read is followed by more new ones.
- * What the pipeline skips (stored, moved) is dropped unread when the batch moves on.
+ * it, up to a batch, on the assumption that a message read is followed by more new ones; the
+ * batch after it downloads while the pipeline parses this one. What the pipeline skips
+ * (stored, moved) is dropped unread when the batch moves on.
  */
 class BodyBatches {
-  private batch = new Map<number, Buffer>();
+  private current: Batch | null = null;
+  private next: Batch | null = null;
 
   constructor(
     private readonly client: ImapFlow,
@@ -185,12 +219,13 @@ class BodyBatches {
         `UID ${message.uid} in ${this.folder} is ${message.size} bytes, which exceeds the ${this.maxMessageBytes}-byte message limit`,
         { param: this.source },
       );
-    let body = this.batch.get(message.uid);
-    if (body === undefined) {
-      this.batch = await this.fetchFrom(index);
-      body = this.batch.get(message.uid);
+    if (!covers(this.current, index)) {
+      this.current = covers(this.next, index) ? this.next : this.start(index);
+      this.next = this.current.end < this.listed.length ? this.start(this.current.end) : null;
     }
-    this.batch.delete(message.uid);
+    const bodies = await this.current.bodies;
+    const body = bodies.get(message.uid);
+    bodies.delete(message.uid);
     if (body === undefined)
       throw new MailsiftError('not_found', `UID ${message.uid} is no longer in ${this.folder}`, {
         param: this.source,
@@ -198,24 +233,26 @@ class BodyBatches {
     return body;
   }
 
-  private async fetchFrom(index: number): Promise<Map<number, Buffer>> {
+  private start(from: number): Batch {
     const uids: number[] = [];
     let bytes = 0;
-    for (let i = index; i < this.listed.length && uids.length < FETCH_BATCH_MESSAGES; i++) {
-      const m = this.listed[i] as Listed;
+    let end = from;
+    for (; end < this.listed.length && uids.length < FETCH_BATCH_MESSAGES; end++) {
+      const m = this.listed[end] as Listed;
       if (m.size > this.maxMessageBytes) continue;
       if (uids.length > 0 && bytes + m.size > FETCH_BATCH_BYTES) break;
       uids.push(m.uid);
       bytes += m.size;
     }
-    const fetched = new Map<number, Buffer>();
-    try {
-      for (const m of await this.client.fetchAll(uids, { uid: true, source: true }, { uid: true }))
-        if (m.source) fetched.set(m.uid, m.source);
-    } catch (error) {
-      throw connectionError(error, this.source);
-    }
-    return fetched;
+    const bodies = this.client.fetchAll(uids, { uid: true, source: true }, { uid: true }).then(
+      (fetched) => new Map(fetched.flatMap((m) => (m.source ? [[m.uid, m.source] as const] : []))),
+      (error: unknown) => {
+        throw connectionError(error, this.source);
+      },
+    );
+    // A batch read ahead and never read must not fail the process; its reader sees the error.
+    bodies.catch(() => {});
+    return { from, end, bodies };
   }
 }
 
