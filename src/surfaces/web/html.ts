@@ -3,13 +3,12 @@
 // `raw`), so a subject like `<script>` is shown as text. The `**` fragment markers of search
 // highlights are split here and the pieces escaped one by one, so the bold is ours, not the mail's.
 
+import { html } from 'hono/html';
 import type { HtmlEscapedString } from 'hono/utils/html';
 
-export { html } from 'hono/html';
+export { html };
 
-import { html } from 'hono/html';
-
-/** A piece of markup built by `html` (sync: no page awaits inside its template). */
+/** A piece of markup built by `html` (a promise only if a template held one; ours never do). */
 export type Html = HtmlEscapedString | Promise<HtmlEscapedString>;
 
 /** A search fragment with `**term**` marks: the marked runs in <strong>, all of it escaped. */
