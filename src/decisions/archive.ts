@@ -150,3 +150,12 @@ export function decisionsJson(found: FoundDecisions): DecisionsJson {
     decisions: found.decisions.map((d) => ({ ...d, decidedAt: d.decidedAt.toISOString() })),
   };
 }
+
+/** One thread's decisions, read from the archive (retrieval asks this of the threads it ranks). */
+export function threadDecisions(
+  db: Db,
+  inbox: { readonly id: number; readonly name: string },
+  threadId: string,
+): DecisionRecord[] {
+  return extractDecisions(decisionThread(inbox.name, threadId, loadThread(db, inbox.id, threadId)));
+}

@@ -9,6 +9,7 @@ export {
   type FindDecisionsOptions,
   type FoundDecisions,
   findDecisions,
+  threadDecisions,
 } from './archive.js';
 export { extractDecisions, keySentence, MIN_CONFIDENCE } from './extract.js';
 export { DECISION_PARAMS, DEFAULT_THREAD_LIMIT, type DecisionParams, MAX_THREAD_LIMIT } from './params.js';

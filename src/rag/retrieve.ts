@@ -10,6 +10,8 @@ import { type Db, inboxByName, sql } from '../store/index.js';
 import type { ChatModel } from './chat.js';
 import type { ChunkKind, ChunkMeta } from './chunk.js';
 import { chunkOptionsFor, recordedChunkOptions } from './chunking.js';
+import { DECISION_THREADS, decisionLeg, decisionWeights } from './decision-leg.js';
+import { isDecisionQuestion } from './decision-question.js';
 import type { Embedder } from './embedder.js';
 import { type ExtractedFilters, extractFilters, type QuestionFilters } from './filters.js';
 import { fuse, keywordThreads, mergeLeg, splitKey, threadKey } from './fusion.js';
@@ -40,8 +42,9 @@ export interface RetrieveOptions {
   /** Token budget of the context pack; default 2,000. */
   readonly budget?: number;
   /**
-   * 'keyword' skips the vector leg even with an embedder; 'vector' skips the keyword leg
-   * while the vector leg can run (for measuring each leg alone). Default 'hybrid'.
+   * 'keyword' skips the vector leg even with an embedder; 'vector' skips the keyword leg (and
+   * a decision question's decision leg) while the vector leg can run (for measuring each leg
+   * alone). Default 'hybrid'.
    */
   readonly mode?: RetrievalMode;
   readonly embedder?: Embedder;
@@ -114,7 +117,22 @@ export interface RetrievalResult {
   }>;
   readonly passages: readonly Passage[];
   readonly tokens: number;
+  /**
+   * Asked what was decided: the decisions of the best threads whose evidence joined the
+   * ranking, best first, each with its evidence messages (src/decisions; rules, on demand).
+   */
+  readonly decisions?: readonly DecisionHit[];
   readonly notes: readonly string[];
+}
+
+export interface DecisionHit {
+  readonly inbox: string;
+  readonly threadId: string;
+  readonly statement: string;
+  readonly status: 'standing' | 'superseded';
+  readonly decidedAt: string;
+  /** Its evidence messages, in the order the record gives them (proposal, objections, agreement). */
+  readonly messageIds: readonly string[];
 }
 
 interface ChunkRow {
@@ -337,17 +355,32 @@ async function retrieveWith(
   // about, and on real list mail that buried answers a plain keyword ranking puts first.
   // bench:realmail LKML hybrid recall@5 87.5% -> 91.7%; bench:rag (500, synthetic) 88.1% both
   // ways, its paraphrases 58.8% -> 52.9% (unweighted: 82.1%, paraphrases 29.4%).
+  // A question about what was decided also fuses the evidence of the decisions in the best
+  // threads: the reply that settled a proposal rarely shares the question's words. Not in
+  // 'vector' mode, which measures that leg alone.
+  const decided =
+    options.mode !== 'vector' && isDecisionQuestion(q)
+      ? decisionLeg(
+          db,
+          shownThreads.slice(0, DECISION_THREADS),
+          fused.map((m) => m.rowid),
+          inboxName,
+        )
+      : null;
+  for (const [rowid, key] of decided?.rowThread ?? []) rowThread.set(rowid, key);
+  if (decided) notes.push(decisionNote(decided.decisions.length, decided.rowids.length));
   const again = fuse(
     [
       fused.map((m) => String(m.rowid)),
       (keyword[0] as KeywordHit[])
         .map((h) => String(h.rowid))
         .filter((r) => shown.has(rowThread.get(Number(r)) ?? '')),
+      ...(decided ? [decided.rowids.map(String)] : []),
     ],
-    [unweighted, keywordWeights[0]?.messages ?? unweighted],
+    [unweighted, keywordWeights[0]?.messages ?? unweighted, ...(decided ? [decisionWeights(decided)] : [])],
   );
-  const ranked = fused
-    .map((m) => ({ rowid: m.rowid, score: again.get(String(m.rowid)) ?? 0 }))
+  const ranked = [...new Set([...fused.map((m) => m.rowid), ...(decided?.rowids ?? [])])]
+    .map((rowid) => ({ rowid, score: again.get(String(rowid)) ?? 0 }))
     .sort((a, b) => b.score - a.score);
   // The stages as the question itself ranked them (its rephrasings' lists only join the fusion).
   options.trace?.({
@@ -364,11 +397,12 @@ async function retrieveWith(
     const row = info.get(m.rowid) as { messageId: string; threadId: string } | undefined;
     return row ? [{ ...row, score: m.score }] : [];
   });
-  // The pack reads the best threads first, then the threads only the keyword leg's best
-  // messages brought, in the order of those messages.
-  const packThreads = [...new Set([...topKeys, ...ranked.map((m) => rowThread.get(m.rowid) ?? '')])].filter(
-    (key) => shown.has(key),
-  );
+  // The pack reads the decisions' threads first (asked what was decided), then the best
+  // threads, then the threads only the keyword leg's best messages brought, in their order.
+  const decisionThreads = [...(decided?.rowThread.values() ?? [])];
+  const packThreads = [
+    ...new Set([...decisionThreads, ...topKeys, ...ranked.map((m) => rowThread.get(m.rowid) ?? '')]),
+  ].filter((key) => shown.has(key));
   // Only the threads the pack reads: after a fresh ingest every thread is dirty, and
   // chunking them all would make the first question pay for the whole archive.
   syncChunks(db, {
@@ -406,8 +440,26 @@ async function retrieveWith(
     messages,
     passages,
     tokens: passages.reduce((sum, p) => sum + p.tokens, 0),
+    ...(decided
+      ? {
+          decisions: decided.decisions.map((d) => ({
+            inbox: d.inbox,
+            threadId: d.threadId,
+            statement: d.statement,
+            status: d.status,
+            decidedAt: d.decidedAt.toISOString(),
+            messageIds: d.evidence.map((e) => e.messageId),
+          })),
+        }
+      : {}),
     notes,
   };
+}
+
+function decisionNote(decisions: number, messages: number): string {
+  return decisions === 0
+    ? `a question about a decision: none found in the ${DECISION_THREADS} best threads`
+    : `a question about a decision: ${decisions} decisions found in the ${DECISION_THREADS} best threads; their ${messages} evidence messages joined the ranking`;
 }
 
 /**

@@ -108,4 +108,19 @@ describe('GET /v1/inboxes/{inboxId}/decisions', () => {
     expect(elsewhere.status).toBe(404);
     expect(elsewhere.body.error).toMatchObject({ code: 'not_found', param: 'threadId' });
   });
+
+  it('shows the decisions a retrieve found for a question about one, as the document says', async () => {
+    const response = await fetch(`${server.url}/v1/inboxes/team/retrieve`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${allKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ question: 'Which database was chosen for the billing service?' }),
+    });
+    const body = (await response.json()) as any;
+    expect(response.status).toBe(200);
+    const doc = openApiDocument() as any;
+    const schema =
+      doc.paths['/v1/inboxes/{inboxId}/retrieve'].post.responses['200'].content['application/json'].schema;
+    expect(schemaErrors(body, schema, doc)).toEqual([]);
+    expect(body.decisions[0].messageIds).toContain('db-5@orbit-labs.example');
+  });
 });

@@ -113,6 +113,23 @@ export const retrievalSchema = z.object({
     )
     .describe('the context pack: per top thread its summary, then its best passages, within the budget'),
   tokens: z.number().int(),
+  decisions: z
+    .array(
+      z.object({
+        inbox: z.string(),
+        threadId: z.string(),
+        statement: z
+          .string()
+          .describe("extractive: the proposal's key sentence, then who settled it and their line"),
+        status: z.enum(['standing', 'superseded']),
+        decidedAt: z.string(),
+        messageIds: z.array(z.string()).describe('its evidence messages: proposal, objections, agreement'),
+      }),
+    )
+    .optional()
+    .describe(
+      'present when the question asks what was decided: the decisions of the best threads whose evidence messages joined the ranking, best first',
+    ),
   notes: z.array(z.string()),
 });
 
