@@ -2,7 +2,7 @@
 // messages and mbox files) read as streams of SourceEntry values. Other modules import only
 // from here.
 export type { SourceOptions } from './fs-util.js';
-export type { ImapOpenOptions } from './imap/index.js';
+export type { CredentialMethod, ImapOpenOptions } from './imap/index.js';
 export { isImapUrl } from './imap/url.js';
 export { type MailTreeOptions, MailTreeSource } from './mail-tree-source.js';
 export { type MboxOptions, MboxSource } from './mbox-source.js';

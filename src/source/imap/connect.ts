@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { ImapFlow } from 'imapflow';
 import { describeError, MailsiftError } from '../../core/errors.js';
-import { type CredentialMethod, readPassword } from './credentials.js';
+import { type CredentialMethod, readSecret } from './credentials.js';
 import { type ImapAddress, isLoopback } from './url.js';
 
 export interface ConnectOptions {
@@ -41,7 +41,7 @@ export async function connectImap(address: ImapAddress, options: ConnectOptions)
     port: address.port,
     secure: address.secure,
     ...(requireStartTls ? { doSTARTTLS: true } : {}),
-    auth: { user: address.user, pass: await readPassword(options.credential, source) },
+    auth: { user: address.user, ...(await readSecret(options.credential, source)) },
     tls: { rejectUnauthorized: true, ...(ca ? { ca } : {}) },
     logger: false,
     qresync: true,

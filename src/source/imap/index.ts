@@ -6,7 +6,7 @@ import { type ImapWatcher, watchImap } from './idle.js';
 import { ImapSource } from './imap-source.js';
 import { type FolderSelection, type ImapAddress, parseImapUrl } from './url.js';
 
-export { type CredentialMethod, describeCredential, PASSWORD_ENV } from './credentials.js';
+export type { CredentialMethod } from './credentials.js';
 export type { ImapWatcher } from './idle.js';
 
 export interface ImapOpenOptions extends FolderSelection {

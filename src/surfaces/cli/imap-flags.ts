@@ -4,13 +4,14 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { MailsiftError } from '../../core/errors.js';
-import type { ImapOpenOptions } from '../../source/index.js';
+import type { CredentialMethod, ImapOpenOptions } from '../../source/index.js';
 
 export interface ImapFlags {
   folder?: string[];
   excludeFolder?: string[];
   passwordFile?: string;
   passwordCommand?: string;
+  oauth2TokenCommand?: string;
   tlsCa?: string;
 }
 
@@ -25,21 +26,33 @@ export function withImapFlags(command: Command): Command {
       'IMAP: read the password from this file (default: MAILSIFT_IMAP_PASSWORD)',
     )
     .option('--password-command <cmd>', 'IMAP: run this shell command and read the password from its output')
+    .option(
+      '--oauth2-token-command <cmd>',
+      'IMAP: run this shell command for an OAuth2 access token (XOAUTH2: Gmail, Outlook), again at every connection',
+    )
     .option('--tls-ca <file>', "IMAP: verify the server's certificate against this CA (PEM)");
 }
 
 /** The IMAP options the flags give; the password method is recorded, never the password. */
 export function imapOptions(flags: ImapFlags): Omit<ImapOpenOptions, 'recorded'> {
-  if (flags.passwordFile !== undefined && flags.passwordCommand !== undefined)
-    throw new MailsiftError('invalid_argument', 'give --password-file or --password-command, not both', {
-      param: '--password-command',
-    });
-  const credential =
-    flags.passwordFile !== undefined
-      ? { kind: 'file' as const, path: resolve(flags.passwordFile) }
-      : flags.passwordCommand !== undefined
-        ? { kind: 'command' as const, command: flags.passwordCommand }
-        : undefined;
+  const methods: CredentialMethod[] = [
+    ...(flags.passwordFile !== undefined
+      ? [{ kind: 'file' as const, path: resolve(flags.passwordFile) }]
+      : []),
+    ...(flags.passwordCommand !== undefined
+      ? [{ kind: 'command' as const, command: flags.passwordCommand }]
+      : []),
+    ...(flags.oauth2TokenCommand !== undefined
+      ? [{ kind: 'oauth2-command' as const, command: flags.oauth2TokenCommand }]
+      : []),
+  ];
+  if (methods.length > 1)
+    throw new MailsiftError(
+      'invalid_argument',
+      'give one of --password-file, --password-command and --oauth2-token-command',
+      { param: '--password-command' },
+    );
+  const credential = methods[0];
   return {
     ...(credential ? { credential } : {}),
     ...(flags.folder ? { folders: flags.folder } : {}),
