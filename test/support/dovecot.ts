@@ -48,6 +48,11 @@ export interface DovecotServer {
 export interface DovecotOptions {
   readonly user?: string;
   readonly password?: string;
+  /**
+   * Also accept OAuth2 tokens (XOAUTH2, OAUTHBEARER), checked by POSTing them to this RFC 7662
+   * introspection URL, which answers `{"active": true, "username": …}` for a good one.
+   */
+  readonly oauth2Introspection?: string;
 }
 
 /** A port the kernel says is free now (the server binds it a moment later). */
@@ -63,7 +68,22 @@ export function freePort(): Promise<number> {
   });
 }
 
-function config(root: string, port: number): string {
+function oauth2Config(root: string, introspection: string | undefined): string {
+  if (introspection === undefined) return '';
+  writeFileSync(
+    join(root, 'oauth2.conf.ext'),
+    `introspection_mode = post\nintrospection_url = ${introspection}\nusername_attribute = username\nactive_attribute = active\nactive_value = true\n`,
+  );
+  return `auth_mechanisms = $auth_mechanisms xoauth2 oauthbearer
+passdb {
+  driver = oauth2
+  mechanisms = xoauth2 oauthbearer
+  args = ${root}/oauth2.conf.ext
+}
+`;
+}
+
+function config(root: string, port: number, introspection?: string): string {
   return `
 base_dir = ${root}/run
 state_dir = ${root}/state
@@ -85,6 +105,7 @@ passdb {
   driver = passwd-file
   args = scheme=PLAIN ${root}/passwd
 }
+${oauth2Config(root, introspection)}
 userdb {
   driver = static
   args = uid=${MAIL_UID} gid=${MAIL_UID} home=${root}/home/%u
@@ -163,7 +184,7 @@ export async function startDovecot(options: DovecotOptions = {}): Promise<Doveco
   writeFileSync(join(root, 'passwd'), `${user}:${password}:${MAIL_UID}:${MAIL_UID}::${home}::\n`);
   const port = await freePort();
   const file = join(root, 'dovecot.conf');
-  writeFileSync(file, config(root, port));
+  writeFileSync(file, config(root, port, options.oauth2Introspection));
   const log = join(root, 'dovecot.log');
   let child: ChildProcess | null = null;
 
