@@ -3,6 +3,7 @@
 // code of a refused login, and `watch`'s IDLE making new mail searchable within 5 s.
 
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, startCli, waitForOutput } from '../e2e/cli.js';
 import { type DovecotServer, startDovecot } from '../support/dovecot.js';
@@ -55,6 +56,52 @@ describe('mailsift with an IMAP source', () => {
     expect(refused.stderr).toContain(`${source} refused the login`);
     expect(refused.stderr + refused.stdout).not.toContain('wrong-pw');
     expect(runCli(['--db', db, 'status']).stdout).toMatch(/last error at .*refused the login/);
+  });
+
+  it('a mailsift killed mid-sync resumes from its committed batches: nothing lost, nothing twice', async () => {
+    const total = 800;
+    server.deliver(
+      'Bulk',
+      Array.from({ length: total }, (_, i) => testMessage(10_000 + i)),
+    );
+    const killedDb = join(tempDir('mailsift-imap-kill-'), 'archive.db');
+    const args = ['--db', killedDb, 'ingest', url, '--folder', 'Bulk', '--batch-size', '100', '--no-extract'];
+    process.env.MAILSIFT_IMAP_PASSWORD = withPassword.MAILSIFT_IMAP_PASSWORD;
+    const child = startCli(args);
+    delete process.env.MAILSIFT_IMAP_PASSWORD;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    const stored = (): number => {
+      try {
+        const connection = new Database(killedDb, { readonly: true, fileMustExist: true });
+        try {
+          return connection.prepare('SELECT count(*) FROM messages').pluck().get() as number;
+        } finally {
+          connection.close();
+        }
+      } catch {
+        return 0;
+      }
+    };
+    const deadline = Date.now() + 60_000;
+    while (stored() < 200 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    child.kill('SIGKILL');
+    await exited;
+    const committed = stored();
+    expect(committed).toBeGreaterThanOrEqual(200);
+    expect(committed).toBeLessThan(total);
+
+    const rerun = runCli(args, withPassword);
+    expect(rerun.status).toBe(0);
+    expect(rerun.stdout).toContain(`${total} scanned, ${total - committed} new`);
+    const connection = new Database(killedDb, { readonly: true });
+    try {
+      const count = (sql: string) => connection.prepare(sql).pluck().get() as number;
+      expect(count('SELECT count(*) FROM messages')).toBe(total);
+      expect(count('SELECT count(DISTINCT message_id) FROM messages')).toBe(total);
+      expect(count('SELECT count(*) FROM locations')).toBe(total);
+    } finally {
+      connection.close();
+    }
   });
 
   it('watch keeps INBOX in IDLE: new mail is searchable within 5 s', async () => {
