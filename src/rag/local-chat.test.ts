@@ -71,7 +71,9 @@ describe('local llm (SmolLM2-135M-Instruct, in process)', () => {
     // Greedy decoding: the same question over the same mail gives the same answer.
     const second = await ask(engine, QUESTION, { inbox: 'work', llm: model });
     expect(second.answer).toBe(first.answer);
-  });
+    // Two generations on 2 CPU cores: past the default 60 s when the machine is loaded (seen at
+    // load 15); the bound guards against a hang, not speed (bench:rag measures that).
+  }, 180_000);
 
   it('gets the retrieved mail as delimited untrusted data, an injected message included', async () => {
     const { model, seen } = spy(llm);
