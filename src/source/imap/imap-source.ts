@@ -139,9 +139,14 @@ export class ImapSource implements MailSource {
           }));
     listed.sort((a, b) => a.uid - b.uid);
     // Below the UIDNEXT of the last complete sync under the same UIDVALIDITY, every message
-    // was stored then: only the newer ones may be moves worth an ENVELOPE fetch.
+    // was stored then: only the newer ones may be moves worth an ENVELOPE fetch. Before any
+    // complete sync there is nothing they could have moved from (a resumed first sync finds its
+    // copies by their bytes), and a cold sync of 20,000 saves an ENVELOPE of each.
     const storedBelow = before?.uidValidity === uidValidity ? before.uidNext : 1;
-    const ids = await this.messageIds(client, listed, storedBelow);
+    const ids =
+      this.previous.size === 0
+        ? new Map<number, string>()
+        : await this.messageIds(client, listed, storedBelow);
     const special = folder.specialUse ? SPECIAL_USE_LABELS[folder.specialUse] : undefined;
     const bodies = new BodyBatches(client, listed, this.maxMessageBytes, this.path, folder.path);
     for (const [index, message] of listed.entries()) {
