@@ -9,6 +9,7 @@ import { ensureKeyTable } from '../../auth/index.js';
 import { MailsiftError } from '../../core/errors.js';
 import type { Mailsift } from '../../engine.js';
 import { type AppOptions, createApp } from './app.js';
+import { oneRequestPerTurn } from './turn-queue.js';
 
 /** Whole-request receive budget (headers + body): slow-loris clients are cut off. */
 export const REQUEST_TIMEOUT_MS = 30_000;
@@ -56,7 +57,7 @@ export async function startServer(engine: Mailsift, options: ServeOptions): Prom
   const app = createApp({ ...options, engine });
   const server = createServer(
     { requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: HEADERS_TIMEOUT_MS },
-    getRequestListener(app.fetch),
+    oneRequestPerTurn(getRequestListener(app.fetch)),
   );
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
