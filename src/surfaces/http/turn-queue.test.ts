@@ -73,7 +73,7 @@ describe('oneRequestPerTurn', () => {
       return answered;
     });
     await Promise.all(burst);
-    const ports = new Set(sockets.slice(20).map((s) => s.localPort));
+    const ports = new Set(sockets.slice(20).map((s) => s.localPort ?? 0));
     const lastFirst = Math.max(...[...ports].map((p) => started.indexOf(p, before)));
     return lastFirst - before;
   }
