@@ -20,4 +20,5 @@ fi
 echo "install-test-services: installing ${missing[*]} from Debian" >&2
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -q >/dev/null
-apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
+# With recommends, as the tests were run here (Chromium recommends its fonts).
+apt-get install -y -q "${missing[@]}" >/dev/null
