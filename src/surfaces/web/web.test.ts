@@ -76,6 +76,21 @@ describe('web UI without keys (--no-auth)', () => {
     expect(signin.status).toBe(303);
     expect(signin.headers.get('location')).toBe('/status');
   });
+
+  it("shows each source's last error on the status page, escaped", async () => {
+    const db = archive.engine.archive.db;
+    const path = db.prepare('SELECT path FROM sources ORDER BY id LIMIT 1').pluck().get() as string;
+    db.prepare('UPDATE sources SET last_error = ?, last_error_at = ? WHERE path = ?').run(
+      'login refused for <b>me</b>',
+      Date.parse('2026-12-01T10:00:00Z'),
+      path,
+    );
+    const page = await (await createApp({ engine: archive.engine, auth: false }).request('/status')).text();
+    const row = page.split('<tr>').find((r) => r.includes(`<td>${path}</td>`));
+    expect(row).toContain('2026-12-01 10:00');
+    expect(row).toContain('login refused for &lt;b&gt;me&lt;/b&gt;');
+    db.prepare('UPDATE sources SET last_error = NULL, last_error_at = NULL WHERE path = ?').run(path);
+  });
 });
 
 describe('web UI routes (fixture archive, keys on)', () => {

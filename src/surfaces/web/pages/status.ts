@@ -17,6 +17,12 @@ function checks(list: readonly HealthCheck[]): Html {
 
 const backlog = (n: number | null): string => (n === null ? 'not configured' : String(n));
 
+/** A source's last failed run (a sync that could not connect or log in), or none. */
+function lastError(source: ArchiveStats['perInbox'][number]['sources'][number] | undefined): Html | string {
+  if (!source?.lastError) return 'none';
+  return html`${source.lastErrorAt ? html`${time(source.lastErrorAt)}: ` : ''}${source.lastError}`;
+}
+
 function inboxSection(stats: ArchiveStats, health: InboxHealth | undefined, name: string): Html {
   const counts = stats.perInbox.find((i) => i.inbox === name);
   const failures = stats.failureList.filter((f) => f.inbox === name);
@@ -35,9 +41,9 @@ function inboxSection(stats: ArchiveStats, health: InboxHealth | undefined, name
 ${
   (health?.sources.length ?? 0) === 0
     ? html`<p class="dim">No source recorded.</p>`
-    : html`<table><thead><tr><th>Path</th><th>Kind</th><th>Last sync</th><th>Stored</th><th>Failed</th></tr></thead><tbody>${health?.sources.map(
+    : html`<table><thead><tr><th>Path</th><th>Kind</th><th>Last sync</th><th>Stored</th><th>Failed</th><th>Last error</th></tr></thead><tbody>${health?.sources.map(
         (s) =>
-          html`<tr><td>${s.path}</td><td>${s.kind}</td><td>${s.lastSyncAt ? time(s.lastSyncAt) : 'never completed'}</td><td>${s.stored}</td><td>${s.failed}</td></tr>`,
+          html`<tr><td>${s.path}</td><td>${s.kind}</td><td>${s.lastSyncAt ? time(s.lastSyncAt) : 'never completed'}</td><td>${s.stored}</td><td>${s.failed}</td><td>${lastError(counts?.sources.find((r) => r.path === s.path))}</td></tr>`,
       )}</tbody></table>`
 }
 <h3>Failures</h3>
