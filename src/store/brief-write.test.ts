@@ -29,20 +29,22 @@ describe('writeBriefly', () => {
   const rows = (archive: Archive): number =>
     archive.db.prepare('SELECT count(*) FROM scratch.brief_test').pluck().get() as number;
 
-  it('writes the scratch database while another connection holds the archive write lock', () => {
-    const { archive } = archiveWithWriter('main');
-    const written = writeBriefly(archive.db, 50, () => {
+  /** A read path's scratch write (a frozen order, a shared head): one row. */
+  const writeRow = (archive: Archive): boolean =>
+    writeBriefly(archive.db, 50, () => {
       archive.db.prepare('INSERT INTO scratch.brief_test VALUES (1)').run();
     });
+
+  it('writes the scratch database while another connection holds the archive write lock', () => {
+    const { archive } = archiveWithWriter('main');
+    const written = writeRow(archive);
     expect(written).toBe(true);
     expect(rows(archive)).toBe(1);
   });
 
   it('gives up, writing nothing, when the scratch database stays locked', () => {
     const { archive } = archiveWithWriter('scratch');
-    const written = writeBriefly(archive.db, 50, () => {
-      archive.db.prepare('INSERT INTO scratch.brief_test VALUES (1)').run();
-    });
+    const written = writeRow(archive);
     expect(written).toBe(false);
     expect(rows(archive)).toBe(0);
     expect(archive.db.pragma('busy_timeout', { simple: true })).toBe(5000);

@@ -4,6 +4,17 @@
 import { z } from 'zod';
 import { MAX_QUESTION_CHARS } from '../../rag/index.js';
 
+/** What a decision says in every reply that names one: `retrieve`'s and the decision list's. */
+export const decisionFields = {
+  inbox: z.string(),
+  threadId: z.string(),
+  statement: z
+    .string()
+    .describe("extractive: the proposal's key sentence, then who settled it and their line"),
+  status: z.enum(['standing', 'superseded']),
+  decidedAt: z.string().describe('the date of the (last) settling message'),
+};
+
 /** Threads retrieve() returns at most (it clamps to this). */
 export const MAX_RETRIEVE_THREADS = 50;
 /** Largest context pack: past this a pack no longer fits a local model's window. */
@@ -116,13 +127,7 @@ export const retrievalSchema = z.object({
   decisions: z
     .array(
       z.object({
-        inbox: z.string(),
-        threadId: z.string(),
-        statement: z
-          .string()
-          .describe("extractive: the proposal's key sentence, then who settled it and their line"),
-        status: z.enum(['standing', 'superseded']),
-        decidedAt: z.string(),
+        ...decisionFields,
         messageIds: z.array(z.string()).describe('its evidence messages: proposal, objections, agreement'),
       }),
     )

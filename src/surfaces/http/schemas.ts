@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { DECISION_KINDS, DECISION_PARAMS, EVIDENCE_ROLES } from '../../decisions/index.js';
 import { MAX_LIMIT, SEARCH_PARAMS } from '../../search/index.js';
 import { decisionParamsSchema, listParamsSchema, searchParamsSchema } from './param-schemas.js';
-import { askBodySchema, retrieveBodySchema } from './rag-schemas.js';
+import { askBodySchema, decisionFields, retrieveBodySchema } from './rag-schemas.js';
 
 const wireDate = z.string().describe(SEARCH_PARAMS.before.description);
 
@@ -267,11 +267,7 @@ export const decisionListSchema = z.object({
   decisions: z
     .array(
       z.object({
-        inbox: z.string(),
-        threadId: z.string(),
-        statement: z
-          .string()
-          .describe("extractive: the proposal's key sentence, then who settled it and their line"),
+        ...decisionFields,
         kind: z.enum(DECISION_KINDS),
         evidence: z.array(
           z.object({
@@ -281,9 +277,7 @@ export const decisionListSchema = z.object({
           }),
         ),
         participants: z.array(z.string()).describe('everyone whose message is evidence, proposer first'),
-        decidedAt: z.string().describe('the date of the (last) settling message'),
         confidence: z.number().describe('0..1: the cue, who said it and where'),
-        status: z.enum(['standing', 'superseded']),
         supersededBy: z
           .string()
           .nullable()
