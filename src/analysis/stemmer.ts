@@ -4,7 +4,7 @@
 import type { Stemmer } from 'snowball-stemmers';
 import { foldTerm, hasAsciiDigit, MAX_TOKEN_LENGTH } from './fold.js';
 import type { Language } from './language.js';
-import { keepSnowballCache, snowball } from './snowball.js';
+import { keepSnowballCache, type Snowball, snowball } from './snowball.js';
 
 const ALGORITHMS: Readonly<Record<Language, string>> = {
   en: 'english',
@@ -39,12 +39,32 @@ function stemmerFor(language: Language): CachedStemmer {
     // Loaded with the first stemmer, not with this module: a process that stems nothing
     // (show, list) never loads it.
     entry = { stemmer: snowball().newStemmer(ALGORITHMS[language]), cache: new Map() };
-    // A first stem compiles the stemmer's rules, which the code cache then holds.
-    entry.stemmer.stem('stemming');
-    keepSnowballCache();
+    keepSnowballCache(warmEveryStemmer);
     stemmers.set(language, entry);
   }
   return entry;
+}
+
+/**
+ * Words whose stemming walks most of each language's rule steps (plurals, verb endings,
+ * derivational suffixes, undoubling), so that the code cache holds every stemmer compiled.
+ */
+const WARM_WORDS: Readonly<Record<Language, readonly string[]>> = {
+  en: ['generously', 'nationalization', 'happiness', 'hopping', 'agreed', 'cried', 'running'],
+  it: ['abbandonata', 'abitazione', 'velocemente', 'cercherebbero', 'amicizie', 'parlando'],
+  de: ['aufeinanderfolgenden', 'häuser', 'freundlichkeit', 'schönsten', 'gemeinschaften'],
+  fr: ['continuellement', 'nationalisation', 'généralement', 'finissaient', 'heureuses'],
+  es: ['aceptación', 'rápidamente', 'comiéramos', 'habilidades', 'hablándoles', 'organizaciones'],
+  pt: ['nacionalização', 'rapidamente', 'falássemos', 'felicidades', 'organizações'],
+  nl: ['lichamelijke', 'ophouden', 'gevaarlijkheid', 'koninklijke', 'boeken'],
+  ru: ['вероятнее', 'организациями', 'прекраснейший', 'говорившими', 'быстрость'],
+};
+
+function warmEveryStemmer(library: Snowball): void {
+  for (const [language, algorithm] of Object.entries(ALGORITHMS) as Array<[Language, string]>) {
+    const stemmer = library.newStemmer(algorithm);
+    for (const word of WARM_WORDS[language]) stemmer.stem(word);
+  }
 }
 
 /**

@@ -80,5 +80,7 @@ describe('reading commands load no heavy library (built CLI)', () => {
     // Nor zod, whose ~100 modules took as long to load as node takes to start: search and list
     // validate without it. (Status reads the providers' configuration, which zod checks.)
     if (args[0] !== 'status') expect(loaded.filter((m) => m.includes('/node_modules/zod/'))).toEqual([]);
+    // Nor node:cluster (20-30 ms to load), which only `serve --workers` uses.
+    expect(loaded).not.toContain('node:cluster');
   });
 });

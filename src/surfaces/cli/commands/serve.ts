@@ -8,13 +8,7 @@ import type { RunningServer } from '../../http/index.js';
 import { nonNegativeInteger, positiveInteger } from '../arguments.js';
 import { dbPath, type GlobalOptions, printJson, printLine } from '../context.js';
 import { type BackgroundDrainFlags, withBackgroundDrainFlags } from '../drain-flags.js';
-import {
-  announceReady,
-  isServeWorker,
-  onStopRequest,
-  superviseWorkers,
-  type WorkerAddress,
-} from '../serve-cluster.js';
+import type { WorkerAddress } from '../serve-cluster.js';
 
 export const DEFAULT_PORT = 8080;
 
@@ -48,6 +42,10 @@ export function registerServe(program: Command, globals: () => GlobalOptions): v
     .option('--quiet', 'no per-request log lines on stderr');
   withBackgroundDrainFlags(command).action(async (options: ServeOptions) => {
     const global = globals();
+    // node:cluster costs 20-30 ms to load: only serve pays it, not every command's help.
+    const { announceReady, isServeWorker, onStopRequest, superviseWorkers } = await import(
+      '../serve-cluster.js'
+    );
     const announce = (address: WorkerAddress): void => {
       if (global.json) printJson({ ...address, auth: options.auth, workers: options.workers });
       else
