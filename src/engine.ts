@@ -5,6 +5,7 @@
 // to search or read pays for none of it.
 
 import { MailsiftError } from './core/errors.js';
+import { decisionsIndexHook, ensureDecisionTables, syncDecisions } from './decisions/index.js';
 import { ensureKeywordIndex, keywordIndexHook } from './index/index.js';
 import type { AttachmentContent } from './pipeline/attachment-content.js';
 import type { ExtractPendingOptions, ExtractPendingReport } from './pipeline/extract-pending.js';
@@ -48,23 +49,27 @@ export interface ThreadView {
 export class Mailsift {
   private constructor(readonly archive: Archive) {}
 
-  /** Opens (creating if needed) an archive with its keyword index kept in step with the store. */
+  /** Opens (creating if needed) an archive with its keyword index, RAG chunks and decisions kept in step with the store. */
   static open(path: string): Mailsift {
     const archive = openArchive(path);
     try {
       ensureKeywordIndex(archive.db);
       ensureRagTables(archive.db);
+      ensureDecisionTables(archive.db);
     } catch (error) {
       archive.close();
       throw error;
     }
-    archive.hooks.push(keywordIndexHook, ragIndexHook);
+    archive.hooks.push(keywordIndexHook, ragIndexHook, decisionsIndexHook);
     return new Mailsift(archive);
   }
 
   async ingest(paths: readonly string[], options: IngestOptions = {}): Promise<IngestReport> {
     const { ingest } = await import('./pipeline/ingest.js');
-    return ingest(this.archive, paths, options);
+    const report = await ingest(this.archive, paths, options);
+    // The threads the run changed, derived once at its end rather than per message.
+    syncDecisions(this.archive.db);
+    return report;
   }
 
   searchMessages(params: SearchParams): MessageSearchResult {

@@ -1,22 +1,15 @@
-// Decisions read from the archive on demand: a thread is loaded as `mailsift thread` loads
-// it (loadThread: tree order, with depth) and each message's authored text is the cleaned
-// part the store keeps. Nothing is stored in this slice; the next step (issue 46) is a
-// `decisions` table derived by a store hook, re-derived when a thread changes.
+// Decisions read from the decisions table (table.ts keeps it in step with the store): the
+// dirty threads a read is about to read are derived first, so no read sees a stale row. A
+// listing pages newest first by (decided_at, id) with signed tokens, as the message lists do.
 
 import { MailsiftError } from '../core/errors.js';
+import { indexSecret } from '../index/index.js';
+import { decodePageToken, encodePageToken, fingerprint } from '../search/page-token.js';
 import { toInstant } from '../search/params.js';
-import {
-  type Db,
-  findMessage,
-  inboxByName,
-  loadThread,
-  resolveThreadId,
-  sql,
-  type ThreadEntry,
-} from '../store/index.js';
-import { extractDecisions } from './extract.js';
-import { DEFAULT_THREAD_LIMIT, type DecisionParams, MAX_THREAD_LIMIT } from './params.js';
-import type { DecisionMessage, DecisionRecord, DecisionThread } from './types.js';
+import { type Db, findMessage, inboxByName, resolveThreadId, sql } from '../store/index.js';
+import { DEFAULT_DECISION_LIMIT, type DecisionParams, MAX_DECISION_LIMIT } from './params.js';
+import { type DecisionRow, decisionOf, freshDecisions, syncDecisions, threadRows } from './table.js';
+import type { DecisionRecord } from './types.js';
 
 /** `DECISION_PARAMS`, and the inbox (omitted: every inbox). */
 export interface FindDecisionsOptions extends DecisionParams {
@@ -24,42 +17,19 @@ export interface FindDecisionsOptions extends DecisionParams {
 }
 
 export interface FoundDecisions {
-  readonly threadsScanned: number;
-  readonly messagesScanned: number;
+  readonly limit: number;
   readonly decisions: readonly DecisionRecord[];
+  /** Continues the listing (pass as pageToken with the same filters); null on the last page. */
+  readonly nextPageToken: string | null;
 }
 
-/** A loaded thread as the extractor reads it: each entry's parent is the nearest shallower entry before it. */
-export function decisionThread(
-  inbox: string,
-  threadId: string,
-  entries: readonly ThreadEntry[],
-): DecisionThread {
-  const messages: DecisionMessage[] = [];
-  const lastAtDepth: string[] = [];
-  for (const { message, depth } of entries) {
-    if (message.variantOf !== null) continue;
-    lastAtDepth[depth] = message.messageId;
-    lastAtDepth.length = depth + 1;
-    messages.push({
-      messageId: message.messageId,
-      parentId: depth > 0 ? (lastAtDepth[depth - 1] ?? null) : null,
-      date: message.date,
-      from: message.from,
-      subject: message.subject,
-      authored: message.cleaned.authored,
-    });
-  }
-  return { inbox, threadId, messages };
-}
-
-/** Decisions of one thread, or of the newest `limit` threads of an inbox (or of every inbox). */
+/** A page of decisions of one thread, of one inbox or of every inbox, newest first. */
 export function findDecisions(db: Db, options: FindDecisionsOptions = {}): FoundDecisions {
   const after = toInstant(options.after, 'after');
   const before = toInstant(options.before, 'before');
-  const limit = options.limit ?? DEFAULT_THREAD_LIMIT;
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_THREAD_LIMIT) {
-    throw new MailsiftError('invalid_argument', `limit: must be an integer from 1 to ${MAX_THREAD_LIMIT}`, {
+  const limit = options.limit ?? DEFAULT_DECISION_LIMIT;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_DECISION_LIMIT) {
+    throw new MailsiftError('invalid_argument', `limit: must be an integer from 1 to ${MAX_DECISION_LIMIT}`, {
       param: 'limit',
     });
   }
@@ -68,28 +38,75 @@ export function findDecisions(db: Db, options: FindDecisionsOptions = {}): Found
     options.inbox === undefined
       ? (sql(db, 'SELECT id, name FROM inboxes ORDER BY name').all() as Array<{ id: number; name: string }>)
       : [inboxByName(db, options.inbox)];
-  const threads =
+  const thread =
     options.threadId === undefined
-      ? newestThreads(db, inboxes, limit)
-      : [oneThread(db, inboxes, options.threadId, options.inbox !== undefined)];
-  const decisions: DecisionRecord[] = [];
-  let messagesScanned = 0;
-  for (const { inbox, threadId } of threads) {
-    const thread = decisionThread(inbox.name, threadId, loadThread(db, inbox.id, threadId));
-    messagesScanned += thread.messages.length;
-    for (const decision of extractDecisions(thread)) {
-      const at = decision.decidedAt.getTime();
-      if ((after !== null && at < after) || (before !== null && at >= before)) continue;
-      if (!words.every((w) => haystack(decision).includes(w))) continue;
-      decisions.push(decision);
-    }
+      ? undefined
+      : oneThread(db, inboxes, options.threadId, options.inbox !== undefined);
+  if (thread) syncDecisions(db, { threads: [{ inboxId: thread.inbox.id, threadId: thread.threadId }] });
+  else if (inboxes.length === 1) syncDecisions(db, { inboxId: inboxes[0]?.id });
+  else syncDecisions(db);
+
+  const where = ['d.inbox_id IN (SELECT value FROM json_each(@inboxes))'];
+  const binds: Record<string, unknown> = { inboxes: JSON.stringify(inboxes.map((i) => i.id)) };
+  if (thread) {
+    where.push('d.inbox_id = @threadInbox AND d.thread_id = @thread');
+    Object.assign(binds, { threadInbox: thread.inbox.id, thread: thread.threadId });
   }
-  decisions.sort((a, b) => b.decidedAt.getTime() - a.decidedAt.getTime());
-  return { threadsScanned: threads.length, messagesScanned, decisions };
+  if (after !== null) {
+    where.push('d.decided_at >= @after');
+    binds.after = after;
+  }
+  if (before !== null) {
+    where.push('d.decided_at < @before');
+    binds.before = before;
+  }
+  const secret = indexSecret(db);
+  const bound = {
+    kinds: ['decisions'],
+    fingerprint: fingerprint(['decisions', thread?.threadId ?? null, words, after, before]),
+    inbox: options.inbox === undefined ? 0 : (inboxes[0]?.id ?? 0),
+  };
+  if (options.pageToken !== undefined) {
+    const { position } = decodePageToken(secret, options.pageToken, bound);
+    where.push('(d.decided_at < @date OR (d.decided_at = @date AND d.id < @id))');
+    Object.assign(binds, { date: position.date, id: position.rowid });
+  }
+  const rows = db
+    .prepare(
+      `SELECT d.*, i.name AS inbox FROM decisions d JOIN inboxes i ON i.id = d.inbox_id
+       WHERE ${where.join(' AND ')} ORDER BY d.decided_at DESC, d.id DESC`,
+    )
+    .iterate(binds) as IterableIterator<DecisionRow>;
+  const page: DecisionRow[] = [];
+  let more = false;
+  for (const row of rows) {
+    const decision = decisionOf(row);
+    if (!words.every((w) => haystack(row, decision).includes(w))) continue;
+    if (page.length === limit) {
+      more = true;
+      break;
+    }
+    page.push(row);
+  }
+  const last = page.at(-1);
+  const nextPageToken =
+    more && last
+      ? encodePageToken(secret, {
+          ...bound,
+          kind: 'decisions',
+          origin: 0,
+          watermark: 0,
+          position: { score: 0, date: last.decided_at, rowid: last.id },
+          snapshot: null,
+          offset: 0,
+        })
+      : null;
+  return { limit, decisions: page.map(decisionOf), nextPageToken };
 }
 
-const haystack = (d: DecisionRecord): string =>
-  [d.statement, ...d.evidence.map((e) => e.quote)].join('\n').toLowerCase();
+/** What `q` matches: the statement (the rules' and the LLM's) and the evidence quotes. */
+const haystack = (row: DecisionRow, d: DecisionRecord): string =>
+  [row.statement, d.statement, ...d.evidence.map((e) => e.quote)].join('\n').toLowerCase();
 
 interface ThreadRef {
   readonly inbox: { readonly id: number; readonly name: string };
@@ -111,51 +128,40 @@ function oneThread(
   throw new MailsiftError('no_such_item', `no thread or message with id '${id}'`, { param: 'threadId' });
 }
 
-/** The threads with the newest messages, walking each inbox's date index only as far as needed. */
-function newestThreads(
-  db: Db,
-  inboxes: ReadonlyArray<{ id: number; name: string }>,
-  limit: number,
-): ThreadRef[] {
-  const found: Array<ThreadRef & { last: number }> = [];
-  for (const inbox of inboxes) {
-    const seen = new Set<string>();
-    const rows = sql(
-      db,
-      'SELECT thread_id, date FROM messages WHERE inbox_id = ? ORDER BY date DESC, id DESC',
-    ).iterate(inbox.id) as IterableIterator<{ thread_id: string; date: number }>;
-    for (const row of rows) {
-      if (seen.has(row.thread_id)) continue;
-      seen.add(row.thread_id);
-      found.push({ inbox, threadId: row.thread_id, last: row.date });
-      if (seen.size >= limit) break;
-    }
-  }
-  return found.sort((a, b) => b.last - a.last).slice(0, limit);
-}
-
 /** A decision as the surfaces send it (CLI --json, HTTP, MCP): its date in ISO 8601. */
 export type DecisionJson = Omit<DecisionRecord, 'decidedAt'> & { readonly decidedAt: string };
 
 export interface DecisionsJson {
-  readonly threadsScanned: number;
   readonly count: number;
+  readonly limit: number;
+  readonly nextPageToken: string | null;
   readonly decisions: readonly DecisionJson[];
 }
 
 export function decisionsJson(found: FoundDecisions): DecisionsJson {
   return {
-    threadsScanned: found.threadsScanned,
     count: found.decisions.length,
+    limit: found.limit,
+    nextPageToken: found.nextPageToken,
     decisions: found.decisions.map((d) => ({ ...d, decidedAt: d.decidedAt.toISOString() })),
   };
 }
 
-/** One thread's decisions, read from the archive (retrieval asks this of the threads it ranks). */
+/**
+ * One thread's decisions in the extractor's order (retrieval asks this of the threads it
+ * ranks). A dirty thread whose write lock an ingest holds is extracted without being stored:
+ * a question need not wait out the ingest's transaction.
+ */
 export function threadDecisions(
   db: Db,
   inbox: { readonly id: number; readonly name: string },
   threadId: string,
 ): DecisionRecord[] {
-  return extractDecisions(decisionThread(inbox.name, threadId, loadThread(db, inbox.id, threadId)));
+  try {
+    syncDecisions(db, { threads: [{ inboxId: inbox.id, threadId }] });
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== 'SQLITE_BUSY') throw error;
+    return freshDecisions(db, inbox, threadId).decisions;
+  }
+  return threadRows(db, inbox.id, threadId).map(decisionOf);
 }

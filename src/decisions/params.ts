@@ -4,13 +4,10 @@
 
 import { MAX_QUERY_CHARS, type ParamSpecs, type ParamsOf } from '../search/params.js';
 
-/** Threads scanned without a thread given, newest first. */
-export const DEFAULT_THREAD_LIMIT = 200;
-/**
- * Most threads one listing scans: each is read and extracted on demand (bench:decisions:
- * ~0.1 ms a message extracting, more reading), so 1,000 threads keep a request near a second.
- */
-export const MAX_THREAD_LIMIT = 1000;
+/** Decisions a page holds unless `limit` says otherwise. */
+export const DEFAULT_DECISION_LIMIT = 50;
+/** Most decisions a page holds, as search's pages (each record carries its evidence quotes). */
+export const MAX_DECISION_LIMIT = 100;
 
 const DATE = {
   type: 'date',
@@ -34,8 +31,13 @@ export const DECISION_PARAMS = {
   limit: {
     type: 'integer',
     min: 1,
-    max: MAX_THREAD_LIMIT,
-    description: `threads scanned without threadId, newest first (default ${DEFAULT_THREAD_LIMIT})`,
+    max: MAX_DECISION_LIMIT,
+    description: `decisions in a page, newest first (default ${DEFAULT_DECISION_LIMIT})`,
+  },
+  pageToken: {
+    type: 'string',
+    min: 1,
+    description: 'opaque token from the previous page (its nextPageToken), with the same filters',
   },
 } as const satisfies ParamSpecs;
 

@@ -56,5 +56,6 @@ export interface DecisionRecord {
   readonly status: 'standing' | 'superseded';
   /** The proposal message of the later decision that superseded this one. */
   readonly supersededBy: string | null;
-  readonly method: 'rules';
+  /** 'llm' once the configured LLM validated the record and phrased its statement. */
+  readonly method: 'rules' | 'llm';
 }

@@ -3,7 +3,7 @@
 
 import * as sqliteVec from 'sqlite-vec';
 import { MailsiftError } from '../core/errors.js';
-import type { Db } from '../store/index.js';
+import { type Db, threadMovedTrigger } from '../store/index.js';
 import { upgradeVectorTable } from './vectors.js';
 
 const CREATE = `
@@ -42,13 +42,9 @@ const CREATE = `
     PRIMARY KEY (inbox_id, thread_id)
   ) WITHOUT ROWID;
   CREATE TABLE IF NOT EXISTS rag_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
-  -- Thread merges move messages between threads: both threads' chunks are rebuilt.
-  CREATE TRIGGER IF NOT EXISTS rag_thread_moved AFTER UPDATE OF thread_id ON messages
-    BEGIN
-      INSERT OR IGNORE INTO rag_dirty_threads VALUES (OLD.inbox_id, OLD.thread_id);
-      INSERT OR IGNORE INTO rag_dirty_threads VALUES (NEW.inbox_id, NEW.thread_id);
-    END;
 `;
+/** Thread merges move messages between threads: both threads' chunks are rebuilt. */
+const THREAD_MOVED = threadMovedTrigger('rag_thread_moved', 'rag_dirty_threads');
 
 const loaded = new WeakSet<Db>();
 
@@ -80,6 +76,7 @@ export function ensureRagTables(db: Db): void {
     const existed = exists('rag_chunks');
     const summariesQueued = exists('rag_summary_backlog');
     db.exec(CREATE);
+    db.exec(THREAD_MOVED);
     if (!existed)
       db.exec('INSERT OR IGNORE INTO rag_dirty_threads SELECT DISTINCT inbox_id, thread_id FROM messages');
     else if (!summariesQueued)

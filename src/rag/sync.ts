@@ -5,17 +5,12 @@
 // long thread per message.
 
 import { createHash } from 'node:crypto';
-import { type Db, type IndexHook, loadThread, type PendingCounts, pendingOn, sql } from '../store/index.js';
+import { type Db, type IndexHook, loadThread, sql, threadMarking } from '../store/index.js';
 import { buildThreadChunks, type ChunkOptions } from './chunk.js';
 import { adoptChunking, chunkingOf } from './chunking.js';
 import { deleteVectors } from './vectors.js';
 
-function markDirty(db: Db, rowid: number): void {
-  sql(
-    db,
-    'INSERT OR IGNORE INTO rag_dirty_threads (inbox_id, thread_id) SELECT inbox_id, thread_id FROM messages WHERE id = ?',
-  ).run(rowid);
-}
+const marking = threadMarking('rag_dirty_threads');
 
 /** Removes chunks with their links, backlog entries (embedding, summary) and vectors. */
 export function removeChunks(db: Db, chunkIds: readonly number[]): void {
@@ -28,37 +23,13 @@ export function removeChunks(db: Db, chunkIds: readonly number[]): void {
   deleteVectors(db, chunkIds);
 }
 
-/**
- * Threads of the messages ingest inserted since the last flush, per connection, marked dirty
- * together at the flush: one row a message cost ~29 us at 1M messages (a random-keyed
- * b-tree), and a batch's messages share threads.
- */
-const pendingThreads = new WeakMap<Db, PendingCounts<[inboxId: number, threadId: string]>>();
-
 export const ragIndexHook: IndexHook = {
   name: 'rag',
-  onInsert(db, rowid, inserted) {
-    if (!inserted) {
-      markDirty(db, rowid);
-      return;
-    }
-    pendingOn(pendingThreads, db).add([inserted.inboxId, inserted.threadId]);
-  },
-  flush(db) {
-    const rows = pendingThreads.get(db)?.take();
-    if (!rows) return;
-    // Each row is [inbox, thread, messages]: the count is not needed here.
-    sql(
-      db,
-      `INSERT OR IGNORE INTO rag_dirty_threads (inbox_id, thread_id)
-       SELECT value ->> 0, value ->> 1 FROM json_each(?) ORDER BY 1, 2`,
-    ).run(rows);
-  },
-  discard(db) {
-    pendingThreads.get(db)?.clear();
-  },
+  onInsert: marking.onInsert,
+  flush: marking.flush,
+  discard: marking.discard,
   onDelete(db, rowid) {
-    markDirty(db, rowid);
+    marking.markMessage(db, rowid);
     const ids = (
       sql(db, 'SELECT chunk_id FROM rag_chunk_messages WHERE message_rowid = ?').all(rowid) as Array<{
         chunk_id: number;

@@ -17,6 +17,7 @@ export {
   saveExtraction,
 } from './attachment-texts.js';
 export { writeBriefly } from './brief-write.js';
+export { type ThreadMarking, threadMarking, threadMovedTrigger } from './dirty-threads.js';
 export { labelForFolder, mergeLabels } from './labels.js';
 export {
   findMessage,
@@ -36,7 +37,6 @@ export {
   type StoreOutcome,
   syntheticMessageId,
 } from './message-store.js';
-export { type PendingCounts, pendingOn } from './pending-counts.js';
 export type { AttachmentMeta, PreparedMessage, StoredAttachment, StoredMessage } from './records.js';
 export { checkSenders, rebuildSenders } from './senders.js';
 export {

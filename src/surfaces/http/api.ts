@@ -190,12 +190,19 @@ export class MailApi {
     };
   }
 
-  /** What the inbox's threads decided (rules, on demand), newest first, each with its verbatim evidence. */
+  /** A page of what the inbox's threads decided, newest first, each with its verbatim evidence. */
   listDecisions(inbox: string, params: Params): DecisionsJson {
     const { name } = this.inbox(inbox);
     // The schema is built from DECISION_PARAMS, so what it lets through is their type.
-    const checked = parseWith(decisionsQuerySchema, params) as DecisionParams;
-    return decisionsJson(findDecisions(this.db, { ...checked, inbox: name }));
+    const { pageToken, ...checked } = parseWith(decisionsQuerySchema, params) as DecisionParams;
+    const found = decisionsJson(
+      findDecisions(this.db, {
+        ...checked,
+        inbox: name,
+        ...(pageToken === undefined ? {} : { pageToken: this.unwrap(pageToken) }),
+      }),
+    );
+    return { ...found, nextPageToken: this.wrap(found.nextPageToken) };
   }
 
   /** The context pack for a question over one inbox (keyword-only without an embedder, `degraded` when it failed). */

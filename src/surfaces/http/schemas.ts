@@ -262,8 +262,7 @@ export const threadSchema = z.object({
 });
 
 export const decisionListSchema = z.object({
-  threadsScanned: z.number().int(),
-  count: z.number().int(),
+  ...page,
   decisions: z
     .array(
       z.object({
@@ -282,10 +281,12 @@ export const decisionListSchema = z.object({
           .string()
           .nullable()
           .describe('the proposal message of the later decision that revised this one'),
-        method: z.enum(['rules']),
+        method: z
+          .enum(['rules', 'llm'])
+          .describe("'llm' when the configured LLM validated the decision and phrased its statement"),
       }),
     )
-    .describe('newest first'),
+    .describe('newest first (by the date of the settling message)'),
 });
 
 export const inboxListSchema = z.object({

@@ -174,7 +174,7 @@ export function createMcpServer(api: MailApi, activity?: RequestActivity): McpSe
   );
   tool(
     'list_decisions',
-    "What an inbox's threads decided, newest first: each decision's statement (the proposal's key sentence and who settled it), kind, status (standing or superseded by a later revision) and evidence quoted verbatim from the proposal, objection and agreement messages, with their Message-IDs. Found by rules over each thread's replies (agreement, approval and refusal cues, Acked-by, NAK) on demand; limit is the number of newest threads scanned without threadId.",
+    "What an inbox's threads decided, newest first: each decision's statement (the proposal's key sentence and who settled it), kind, status (standing or superseded by a later revision) and evidence quoted verbatim from the proposal, objection and agreement messages, with their Message-IDs. Found by rules over each thread's replies (agreement, approval and refusal cues, Acked-by, NAK), validated and phrased by the configured LLM when there is one (method 'llm'). Pass nextPageToken as pageToken, with the same filters, for the next page.",
     (args) => api.listDecisions(...withoutInbox(args)),
   );
   return server;

@@ -1,5 +1,5 @@
-// mailsift check [--deep] [--backend opensearch] — verifies that the keyword index (or the
-// OpenSearch cluster's copy) and the store agree.
+// mailsift check [--deep] [--backend opensearch] — verifies that the keyword index and the
+// decisions table (or the OpenSearch cluster's copy) and the store agree.
 
 import type { Command } from 'commander';
 import { type GlobalOptions, printJson, printLine, withEngine } from '../context.js';
@@ -7,8 +7,11 @@ import { type GlobalOptions, printJson, printLine, withEngine } from '../context
 export function registerCheck(program: Command, globals: () => GlobalOptions): void {
   program
     .command('check')
-    .description('verify that the keyword index and the store agree (exit 6 when they do not)')
-    .option('--deep', 're-analyse every message and compare with what is indexed (as slow as reindex)')
+    .description('verify that the keyword index, the decisions and the store agree (exit 6 when they do not)')
+    .option(
+      '--deep',
+      're-analyse every message and extract every thread, comparing with what is stored (as slow as reindex)',
+    )
     .option(
       '--backend <kind>',
       'sqlite (default) or opensearch: the cluster holds exactly the stored messages',
@@ -34,13 +37,19 @@ export function registerCheck(program: Command, globals: () => GlobalOptions): v
         return;
       }
       const { checkIndex } = await import('../../../index/index.js');
+      const { checkDecisions } = await import('../../../decisions/index.js');
       await withEngine(global, (engine) => {
         const db = engine.archive.db;
-        const report = checkIndex(db, { deep: options.deep ?? false });
+        const deep = options.deep ?? false;
+        const index = checkIndex(db, { deep });
+        const decisions = checkDecisions(db, { deep });
+        const report = { ok: index.ok && decisions.ok, problems: [...index.problems, ...decisions.problems] };
         if (global.json) printJson(report);
         else
           printLine(
-            report.ok ? 'ok: index and store agree' : report.problems.map((p) => `problem: ${p}`).join('\n'),
+            report.ok
+              ? 'ok: index, decisions and store agree'
+              : report.problems.map((p) => `problem: ${p}`).join('\n'),
           );
         if (!report.ok) process.exitCode = 6;
       });

@@ -1,5 +1,5 @@
-// mailsift decisions [--inbox NAME] [--thread ID] [--q TEXT] [--after DATE] [--before DATE] [--limit N]:
-// what threads decided, each with its verbatim evidence (rules, computed on demand).
+// mailsift decisions [--inbox NAME] [--thread ID] [--q TEXT] [--after DATE] [--before DATE] [--limit N]
+// [--page-token T]: what threads decided, newest first, each with its verbatim evidence.
 
 import type { Command } from 'commander';
 import { positiveInteger } from '../arguments.js';
@@ -12,6 +12,7 @@ interface DecisionsOptions {
   after?: string;
   before?: string;
   limit?: number;
+  pageToken?: string;
 }
 
 export function registerDecisions(program: Command, globals: () => GlobalOptions): void {
@@ -23,11 +24,8 @@ export function registerDecisions(program: Command, globals: () => GlobalOptions
     .option('--q <text>', 'only decisions whose statement or evidence holds every word')
     .option('--after <date>', 'decided on or after this date (ISO 8601)')
     .option('--before <date>', 'decided before this date (ISO 8601)')
-    .option(
-      '--limit <n>',
-      'threads scanned without --thread, newest first (default 200)',
-      positiveInteger('--limit'),
-    )
+    .option('--limit <n>', 'decisions in a page (default 50, at most 100)', positiveInteger('--limit'))
+    .option('--page-token <token>', "the previous page's next page token, with the same filters")
     .action(async (options: DecisionsOptions) => {
       const global = globals();
       const { decisionsJson, findDecisions } = await import('../../../decisions/index.js');
@@ -44,7 +42,7 @@ export function registerDecisions(program: Command, globals: () => GlobalOptions
           for (const e of d.evidence) lines.push(`    ${e.role.padEnd(9)} <${e.messageId}>  "${e.quote}"`);
         }
         if (found.decisions.length === 0) lines.push('no decisions');
-        lines.push(`(${found.threadsScanned} threads scanned)`);
+        if (found.nextPageToken !== null) lines.push(`next page: --page-token ${found.nextPageToken}`);
         printLine(lines.join('\n'));
       });
     });

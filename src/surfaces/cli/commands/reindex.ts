@@ -1,5 +1,5 @@
-// mailsift reindex [--backend opensearch] — rebuilds the keyword index from the stored
-// messages, or the OpenSearch cluster's copy of them (MAILSIFT_OPENSEARCH_NODES).
+// mailsift reindex [--backend opensearch] — rebuilds the keyword index and the decisions
+// table from the stored messages, or the OpenSearch cluster's copy of them (MAILSIFT_OPENSEARCH_NODES).
 
 import type { Command } from 'commander';
 import { MailsiftError } from '../../../core/errors.js';
@@ -36,7 +36,9 @@ function count(value: string | undefined, param: string): number | undefined {
 export function registerReindex(program: Command, globals: () => GlobalOptions): void {
   program
     .command('reindex')
-    .description('rebuild the keyword index (or the OpenSearch copy) from the stored messages')
+    .description(
+      'rebuild the keyword index and the decisions (or the OpenSearch copy) from the stored messages',
+    )
     .option(
       '--backend <kind>',
       "sqlite (the archive's own index, default) or opensearch (MAILSIFT_OPENSEARCH_NODES)",
@@ -60,12 +62,21 @@ export function registerReindex(program: Command, globals: () => GlobalOptions):
               })
             : (await import('../../../index/index.js')).reindex(db, (p) => bar.update(p.done, p.total));
         bar.end();
+        const decisions =
+          kind === 'opensearch'
+            ? undefined
+            : (await import('../../../decisions/index.js')).rebuildDecisions(db);
         const elapsedMs = Date.now() - started;
-        if (global.json) printJson({ ...result, elapsedMs });
-        else
+        if (global.json) printJson({ ...result, ...(decisions ? { decisions } : {}), elapsedMs });
+        else {
+          const where = kind === 'opensearch' ? ' to OpenSearch' : '';
+          const derived = decisions
+            ? `, derived ${decisions.decisions.toLocaleString('en')} decisions of ${decisions.threads.toLocaleString('en')} threads`
+            : '';
           printLine(
-            `indexed ${result.indexed.toLocaleString('en')} messages${kind === 'opensearch' ? ' to OpenSearch' : ''} in ${(elapsedMs / 1000).toFixed(1)} s`,
+            `indexed ${result.indexed.toLocaleString('en')} messages${where}${derived} in ${(elapsedMs / 1000).toFixed(1)} s`,
           );
+        }
       });
     });
 }
