@@ -14,7 +14,7 @@ import { extractInline } from '../src/attachments/extract.js';
 import { DEFAULT_EXTRACTION_LIMITS } from '../src/attachments/index.js';
 import { generateCorpus, type MailboxEntry, writeMaildir } from '../src/corpus/index.js';
 import { typicalPdf } from './documents.js';
-import { directorySize, loadAverages, mb, numberArg, removeArchive } from './measure.js';
+import { CLI_BIN, directorySize, loadAverages, mb, numberArg, removeArchive } from './measure.js';
 
 const messages = numberArg('messages', 'BENCH_MESSAGES', 5000);
 /** One message in PDF_EVERY carries a PDF: the 20% of the target. */
@@ -22,7 +22,6 @@ const PDF_EVERY = 5;
 const PDF_BYTES = 200 * 1024;
 const PDF_PAGES = 5;
 const root = join(process.cwd(), '.bench', `attachments-ingest-${messages}`);
-const cli = fileURLToPath(new URL('../src/surfaces/cli/main.js', import.meta.url));
 
 interface Report {
   scanned: number;
@@ -146,7 +145,7 @@ async function prepare(corpus: Corpus): Promise<string> {
  * seconds, which under a busy machine say more than the wall clock.
  */
 function runCli<T>(args: readonly string[]): T & { maxRssBytes: number; cpuMs: number } {
-  const run = spawnSync('/usr/bin/time', ['-f', '%M %U %S', process.execPath, cli, ...args, '--json'], {
+  const run = spawnSync('/usr/bin/time', ['-f', '%M %U %S', process.execPath, CLI_BIN, ...args, '--json'], {
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
   });
@@ -231,7 +230,7 @@ function pdftotextCpuMs(pdfs: readonly Buffer[]): number | null {
 }
 
 async function main(): Promise<void> {
-  if (!existsSync(cli)) throw new Error(`no CLI build at ${cli}: run npm run build first`);
+  if (!existsSync(CLI_BIN)) throw new Error(`no CLI build at ${CLI_BIN}: run npm run build first`);
   mkdirSync(root, { recursive: true });
   const corpora: Corpus[] = ['plain', 'bin', 'pdf'];
   const dirs = new Map<Corpus, string>();

@@ -3,23 +3,31 @@
 // `search <two words>`, `list --from`, `show <id>` on an archive of --messages synthetic
 // messages (default 100,000; built once under .bench/ and reused), beside an empty
 // `node -e 0` timed in the same rounds and, when notmuch is installed, `notmuch search` /
-// `notmuch show` on the same Maildir (its database built once too). Rounds interleave the
+// `notmuch show` on the same Maildir (its database built once too), and the identifier search
+// through the unbundled modules (dist/src) to show what the bundle saves. Rounds interleave the
 // commands, so a change in the machine's load falls on all of them alike.
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Mailsift } from '../src/engine.js';
 import type { Db } from '../src/store/index.js';
-import { benchMaildir, loadAverages, numberArg, percentile, readyIndex, removeArchive } from './measure.js';
+import {
+  benchMaildir,
+  CLI_BIN,
+  CLI_UNBUNDLED,
+  loadAverages,
+  numberArg,
+  percentile,
+  readyIndex,
+  removeArchive,
+} from './measure.js';
 
 const messages = numberArg('messages', 'BENCH_MESSAGES', 100_000);
 const runs = numberArg('runs', 'BENCH_RUNS', 15);
 const WARM_UP = 2;
 const root = join(process.cwd(), '.bench');
 const dbPath = join(root, `cli-${messages}.db`);
-const CLI = fileURLToPath(new URL('../src/surfaces/cli/main.js', import.meta.url));
 
 interface Timed {
   readonly label: string;
@@ -118,7 +126,13 @@ function commands(q: Queries, config: string | null): Array<{ mailsift: Timed; n
   const mailsift = (label: string, ...args: string[]): Timed => ({
     label: `mailsift ${label}`,
     command: process.execPath,
-    args: [CLI, ...args, '--db', dbPath],
+    args: [CLI_BIN, ...args, '--db', dbPath],
+  });
+  // The bin before scripts/bundle-cli.mjs: what the bundle saves at start-up.
+  const unbundled = (label: string, ...args: string[]): Timed => ({
+    label: `  unbundled (dist/src) ${label}`,
+    command: process.execPath,
+    args: [CLI_UNBUNDLED, ...args, '--db', dbPath],
   });
   const notmuch = (...args: string[]): Timed | undefined =>
     config === null
@@ -137,6 +151,7 @@ function commands(q: Queries, config: string | null): Array<{ mailsift: Timed; n
       mailsift(`search ${q.identifier}`, 'search', q.identifier),
       notmuch('search', '--limit=10', q.identifier),
     ),
+    pair(unbundled(`search ${q.identifier}`, 'search', q.identifier), undefined),
     pair(
       mailsift(`search '${q.twoWords}'`, 'search', q.twoWords),
       notmuch('search', '--limit=10', first, second),

@@ -21,6 +21,7 @@ import { ensureKeywordIndex, keywordIndexHook } from '../src/index/index.js';
 import type { Db } from '../src/store/index.js';
 import {
   benchMaildir,
+  CLI_BIN,
   loadAverages,
   numberArg,
   readyIndex,
@@ -41,7 +42,6 @@ interface LoadResult {
 }
 
 const script = fileURLToPath(import.meta.url);
-const cli = fileURLToPath(new URL('../src/surfaces/cli/main.js', import.meta.url));
 const root = join(process.cwd(), '.bench');
 
 /**
@@ -232,7 +232,7 @@ function queryPaths(db: Db, inbox: string, distinct: boolean): string[] {
 async function serve(db: string, workers: number): Promise<{ url: string; close(): Promise<void> }> {
   const child = spawn(
     process.execPath,
-    [cli, 'serve', '--db', db, '--port', '0', '--json', '--quiet', '--workers', String(workers)],
+    [CLI_BIN, 'serve', '--db', db, '--port', '0', '--json', '--quiet', '--workers', String(workers)],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   const [chunk] = (await once(child.stdout, 'data')) as [Buffer];
@@ -251,7 +251,7 @@ async function serve(db: string, workers: number): Promise<{ url: string; close(
  * beside `serve`: the writer's transactions, checkpoints and CPU compete with the requests.
  */
 function startIngest(db: string, corpus: string, inbox: string): { stop(): Promise<void> } {
-  const child = spawn(process.execPath, [cli, 'ingest', corpus, '--db', db, '--inbox', inbox, '--json'], {
+  const child = spawn(process.execPath, [CLI_BIN, 'ingest', corpus, '--db', db, '--inbox', inbox, '--json'], {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const exited = once(child, 'exit');

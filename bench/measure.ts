@@ -5,6 +5,7 @@ import { fork } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { generateCorpus, writeMaildir } from '../src/corpus/index.js';
 import { assertIndexReady, reindex } from '../src/index/index.js';
 import type { Db } from '../src/store/index.js';
@@ -27,6 +28,14 @@ export function removeArchive(path: string): void {
 }
 
 /** Where the benches' generated Maildir of `messages` lives under `root`. */
+/**
+ * The `mailsift` bin as npm installs it: the bundle of dist/cli (scripts/bundle-cli.mjs). The
+ * benches run from dist/bench, so both paths are relative to it.
+ */
+export const CLI_BIN = fileURLToPath(new URL('../cli/mailsift.js', import.meta.url));
+/** The same CLI as tsc compiled it, one module per source file: bench:cli times both. */
+export const CLI_UNBUNDLED = fileURLToPath(new URL('../src/surfaces/cli/main.js', import.meta.url));
+
 export const benchMaildirPath = (root: string, messages: number): string => join(root, `maildir-${messages}`);
 
 /** The benches' generated Maildir of `messages` under `root`, written once (another seed needs another root). */

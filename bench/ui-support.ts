@@ -9,9 +9,9 @@ import { fileURLToPath } from 'node:url';
 import { type Browser, type BrowserContext, chromium } from 'playwright-core';
 import { createKey } from '../src/auth/index.js';
 import { Mailsift } from '../src/engine.js';
+import { CLI_BIN } from './measure.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const CLI = join(ROOT, 'dist', 'src', 'surfaces', 'cli', 'main.js');
 export const CHROMIUM = '/usr/bin/chromium';
 
 /** Builds an archive at `path` from the bundled sample (inbox demo) and the hostile fixture (inbox lab). */
@@ -55,7 +55,7 @@ export async function startUi(archive: string): Promise<UiServer> {
   const engine = Mailsift.open(archive);
   const { key } = createKey(engine.archive.db, { name: 'web-ui bench' });
   engine.close();
-  const server = spawn(process.execPath, [CLI, 'serve', '--db', archive, '--port', '0', '--quiet'], {
+  const server = spawn(process.execPath, [CLI_BIN, 'serve', '--db', archive, '--port', '0', '--quiet'], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const url = await serving(server);

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const cli = join(import.meta.dirname, '..', 'dist', 'src', 'surfaces', 'cli', 'main.js');
+const cli = join(import.meta.dirname, '..', 'dist', 'cli', 'mailsift.js');
 const sample = join(import.meta.dirname, '..', 'sample');
 const scratch = process.env.MAILSIFT_DB ? undefined : mkdtempSync(join(tmpdir(), 'mailsift-demo-'));
 const db = scratch ? join(scratch, 'demo.db') : process.env.MAILSIFT_DB;

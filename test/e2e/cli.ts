@@ -4,7 +4,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
-export const CLI = join(import.meta.dirname, '..', '..', 'dist', 'src', 'surfaces', 'cli', 'main.js');
+export const CLI = join(import.meta.dirname, '..', '..', 'dist', 'cli', 'mailsift.js');
 
 if (!existsSync(CLI))
   throw new Error(`${CLI} is missing: run \`npm run build\` (npm test does) before the e2e tests`);

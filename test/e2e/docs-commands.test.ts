@@ -162,7 +162,7 @@ describe('the commands in README.md and docs/', () => {
     for (const l of others) {
       const c = l.command;
       if (c === 'npm ci && npm run demo' || c === 'npm ci && npm test' || c === 'npm run build') continue;
-      if (c === 'alias mailsift="node $PWD/dist/src/surfaces/cli/main.js"') continue;
+      if (c === 'alias mailsift="node $PWD/dist/cli/mailsift.js"') continue;
       const npm = /^npm run ([\w:-]+)/.exec(c);
       if (npm) {
         expect(scripts, where(l)).toHaveProperty([npm[1] as string]);
