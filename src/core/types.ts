@@ -38,6 +38,11 @@ export interface SourceEntry {
    * (a message moved between folders, a folder whose UIDVALIDITY changed).
    */
   readonly identity?: { readonly messageId: string; readonly size: number };
+  /**
+   * A conversation the source knows beside the bytes (Gmail's X-GM-THRID as `gm:<id>`, the
+   * key its header would give): threads the message like a provider thread key of its own.
+   */
+  readonly threadKey?: string;
 }
 
 /**
@@ -53,6 +58,21 @@ export interface FolderState {
   readonly messages: number;
 }
 
+/** A folder's last complete sync with what the archive holds of it now. */
+export interface StoredFolder extends FolderState {
+  /** Locations and recorded failures of the source in this folder: what a change count starts from. */
+  readonly stored: number;
+}
+
+/**
+ * A folder whose stored locations stand without being listed: all of them (the server says it
+ * is unchanged), or all but the keys of `gone` (expunged, as CONDSTORE/QRESYNC reported).
+ */
+export interface KeptFolder {
+  readonly folder: string;
+  readonly gone: readonly string[];
+}
+
 /** A source on a server: it remembers what it saw and how it logs in, never a secret. */
 export interface RemoteSync {
   /** How credentials are found ('env', 'file:PATH', 'command:CMD'), recorded with the source. */
@@ -60,14 +80,15 @@ export interface RemoteSync {
   /** Logs in and checks the folders: throws a typed error naming the source, before any write. */
   connect(): Promise<void>;
   /** Hands the source what the archive recorded at its last complete sync; before scan(). */
-  resume(states: readonly FolderState[]): void;
+  resume(states: readonly StoredFolder[]): void;
   /** What the completed scan saw, per folder. */
   states(): readonly FolderState[];
   /**
-   * Folders the server says did not change since the last complete sync (CONDSTORE: same
-   * UIDVALIDITY, UIDNEXT, HIGHESTMODSEQ and count): not listed, their locations kept as stored.
+   * Folders the scan did not list whole: unchanged since the last complete sync (CONDSTORE:
+   * same UIDVALIDITY, UIDNEXT, HIGHESTMODSEQ and count), or synced from their changes alone
+   * (CHANGEDSINCE, VANISHED); their stored locations are kept but for the `gone` keys.
    */
-  unchangedFolders(): readonly string[];
+  keptFolders(): readonly KeptFolder[];
   /** Closes the connection; the source cannot scan again. */
   close(): Promise<void>;
 }

@@ -334,8 +334,8 @@ async function ingestSource(
       while (queue.length >= pool.capacity || inFlight > MAX_IN_FLIGHT_BYTES) await writeNext();
     }
     while (queue.length > 0) await writeNext();
-    for (const folder of source.remote?.unchangedFolders() ?? []) {
-      const kept = store.keepFolder(sourceId, folder, run);
+    for (const { folder, gone } of source.remote?.keptFolders() ?? []) {
+      const kept = store.keepFolder(sourceId, folder, run, gone);
       counts.scanned += kept;
       counts.unchanged += kept;
     }
@@ -396,10 +396,22 @@ async function startTask(context: RunContext, entry: SourceEntry): Promise<Task>
   if (copyOf !== undefined)
     return { entry, bytes: 0, outcome: Promise.resolve({ kind: 'stored', rowid: copyOf, bytes: size }) };
   // The pool may move `bytes` to a worker: only `prepared` is read after this point.
-  const outcome = context.pool
-    .prepare(bytes, entry.fileTime, rawSha256)
-    .then((prepared): Outcome => ({ kind: 'stored', prepared, bytes: prepared.rawSize }), failed);
+  const outcome = context.pool.prepare(bytes, entry.fileTime, rawSha256).then(
+    (prepared): Outcome => ({
+      kind: 'stored',
+      prepared: withThreadKey(prepared, entry),
+      bytes: prepared.rawSize,
+    }),
+    failed,
+  );
   return { entry, bytes: size, outcome };
+}
+
+/** The source's conversation key (Gmail's X-GM-THRID) among those the headers gave. */
+function withThreadKey(prepared: PreparedMessage, entry: SourceEntry): PreparedMessage {
+  const key = entry.threadKey;
+  if (key === undefined || prepared.threadKeys.includes(key)) return prepared;
+  return { ...prepared, threadKeys: [...prepared.threadKeys, key] };
 }
 
 const failed = (error: unknown): Outcome => ({ kind: 'failed', reason: describeError(error) });

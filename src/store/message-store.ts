@@ -48,6 +48,10 @@ const INSERT_LOCATION = `INSERT OR IGNORE INTO locations
 const UPDATE_LOCATION = `UPDATE locations SET folder = @folder, labels_json = @labels, fingerprint = @fingerprint,
   message_rowid = @message, seen_run = @run WHERE source_id = @source AND key = @key`;
 
+/** The rows of a kept folder not yet seen this run and not reported gone (keepFolder). */
+const KEPT_IN_FOLDER = `WHERE source_id = :sourceId AND folder = :folder AND seen_run <> :run
+  AND key NOT IN (SELECT value FROM json_each(:gone))`;
+
 /** A message_labels row: message rowid, label. */
 type LabelRow = readonly [number, string];
 
@@ -249,20 +253,14 @@ export class MessageStore {
   }
 
   /**
-   * Marks seen, as a scan would, every location (and failure) of the source in `folder`: one
-   * its server said did not change. Returns how many locations it holds.
+   * Marks seen, as a scan would, the locations (and failures) of the source in `folder` that
+   * this run has not met, but for the keys of `gone`: a folder its server said did not change,
+   * or reported the changes of. Returns how many locations it kept so.
    */
-  keepFolder(sourceId: number, folder: string, run: number): number {
-    sql(this.db, 'UPDATE failures SET seen_run = ? WHERE source_id = ? AND folder = ?').run(
-      run,
-      sourceId,
-      folder,
-    );
-    return sql(this.db, 'UPDATE locations SET seen_run = ? WHERE source_id = ? AND folder = ?').run(
-      run,
-      sourceId,
-      folder,
-    ).changes;
+  keepFolder(sourceId: number, folder: string, run: number, gone: readonly string[] = []): number {
+    const params = { run, sourceId, folder, gone: JSON.stringify(gone) };
+    sql(this.db, `UPDATE failures SET seen_run = :run ${KEPT_IN_FOLDER}`).run(params);
+    return sql(this.db, `UPDATE locations SET seen_run = :run ${KEPT_IN_FOLDER}`).run(params).changes;
   }
 
   /**

@@ -2,10 +2,14 @@
 // saw (`source_folders`), how it logs in (`sources.credential`, a method, never a secret) and
 // its last error, which `status` shows and the next successful run clears.
 
-import type { FolderState } from '../core/types.js';
+import type { FolderState, StoredFolder } from '../core/types.js';
 import { type Db, sql } from './archive.js';
 
-export function loadFolderStates(db: Db, sourceId: number): FolderState[] {
+/**
+ * The source's folder states with what the archive holds in each folder now (locations and
+ * failures): an incremental sync checks its count of changes against it.
+ */
+export function loadFolderStates(db: Db, sourceId: number): StoredFolder[] {
   const rows = sql(
     db,
     `SELECT folder, uid_validity, uid_next, highest_modseq, messages FROM source_folders
@@ -17,12 +21,22 @@ export function loadFolderStates(db: Db, sourceId: number): FolderState[] {
     highest_modseq: string | null;
     messages: number;
   }>;
+  if (rows.length === 0) return [];
+  // One pass over the source's rows each, not one per folder.
+  const stored = new Map<string, number>();
+  for (const table of ['locations', 'failures'])
+    for (const { folder, n } of sql(
+      db,
+      `SELECT folder, count(*) AS n FROM ${table} WHERE source_id = ? GROUP BY folder`,
+    ).all(sourceId) as Array<{ folder: string; n: number }>)
+      stored.set(folder, (stored.get(folder) ?? 0) + n);
   return rows.map((row) => ({
     folder: row.folder,
     uidValidity: row.uid_validity,
     uidNext: row.uid_next,
     highestModseq: row.highest_modseq,
     messages: row.messages,
+    stored: stored.get(row.folder) ?? 0,
   }));
 }
 

@@ -10,6 +10,7 @@ import { Mailsift } from '../../src/engine.js';
 import type { IngestOptions } from '../../src/pipeline/ingest.js';
 import { type DovecotServer, startDovecot } from '../support/dovecot.js';
 import { MailboxDriver, testMessage } from '../support/imap-driver.js';
+import { startImapProxy } from '../support/imap-proxy.js';
 import { tempDir } from '../temp.js';
 
 let server: DovecotServer;
@@ -113,6 +114,45 @@ describe('IMAP sync', () => {
       db().prepare('SELECT folder FROM locations WHERE message_rowid = ?').pluck().all(movedRowid),
     ).toEqual(['Archive']);
     expect(count('SELECT count(*) FROM messages')).toBe(5);
+  });
+
+  it('a changed folder is synced from its changes (QRESYNC), not listed whole', async () => {
+    server.deliver(
+      'INBOX',
+      Array.from({ length: 200 }, (_, i) => testMessage(i + 1)),
+    );
+    const uids = await driver.uids('INBOX');
+    await driver.append('Archive', testMessage(500));
+    const proxy = await startImapProxy(server);
+    const viaProxy = `imap://${server.user}@127.0.0.1:${proxy.port}`;
+    try {
+      await engine.ingest([viaProxy], options());
+      const movedRowid = rowidOf('msg-11@test.example');
+      for (let n = 1; n <= 3; n++) await driver.append('INBOX', testMessage(1000 + n, `fresh${n}`));
+      await driver.addFlags('INBOX', uids.slice(0, 3), ['\\Flagged']);
+      await driver.expunge('INBOX', uids.slice(-3));
+      await driver.move('INBOX', uids[10] as number, 'Archive');
+      proxy.reset();
+
+      const report = await engine.ingest([viaProxy], options());
+      expect(report).toMatchObject({ scanned: 201, added: 3, deleted: 3, failed: 0, duplicates: 0 });
+      expect(found('fresh2')).toEqual(['msg-1002@test.example']);
+      expect(found('word200')).toEqual([]);
+      expect(labelsOf('msg-3@test.example')).toEqual(['flagged', 'inbox']);
+      expect(labelsOf('msg-4@test.example')).toEqual(['inbox']);
+      expect(rowidOf('msg-11@test.example')).toBe(movedRowid);
+      expect(labelsOf('msg-11@test.example')).toEqual(['archive']);
+      expect(count('SELECT count(*) FROM messages')).toBe(201);
+      expect(count('SELECT count(*) FROM locations')).toBe(201);
+      // Listing INBOX whole is 200 FETCH responses; its changes, their envelopes and the new
+      // bodies, and the move's, are 14.
+      expect(proxy.commands()).toContainEqual(
+        expect.stringMatching(/^UID FETCH 1:\* .*\(CHANGEDSINCE \d+ VANISHED\)$/),
+      );
+      expect(proxy.fetchResponses()).toBeLessThan(30);
+    } finally {
+      await proxy.close();
+    }
   });
 
   // Both a connection cut mid-fetch and a crashed server: the next run resumes from what the

@@ -1,20 +1,32 @@
 // A mailbox on an IMAP server read as SourceEntry values, so the one ingest pipeline stores
-// it like a Maildir: each folder is listed whole (UID, flags, size: cheap, and the only way
-// to see expunges without QRESYNC), every message is a location keyed by its IMAP URL part
-// (`Folder;UIDVALIDITY=v/;UID=n`, RFC 5092) whose fingerprint is its flags. What was there
-// and is no longer listed is swept by the pipeline; a flag change relabels without reading
-// (`fixedContent`); a message new since the last complete sync comes with its Message-ID and
-// size (`identity`), so one moved between folders, or listed again under a new UIDVALIDITY,
-// is found in the archive instead of downloaded; the rest is fetched in batches.
+// it like a Maildir: every message is a location keyed by its IMAP URL part
+// (`Folder;UIDVALIDITY=v/;UID=n`, RFC 5092) whose fingerprint is its flags. A folder is listed
+// whole (UID, flags, size), or from its changes since the last sync (folder-listing.ts), and
+// what was there and is no longer listed is swept by the pipeline; a flag change relabels
+// without reading (`fixedContent`); a message new since the last complete sync comes with its
+// Message-ID and size (`identity`), so one moved between folders, or listed again under a new
+// UIDVALIDITY, is found in the archive instead of downloaded; the rest is fetched in batches.
+// Gmail (gmail.ts) is synced from All Mail, each message keyed by its X-GM-MSGID.
 
 import type { ImapFlow, ListResponse } from 'imapflow';
 import { MailsiftError } from '../../core/errors.js';
-import type { FolderState, MailSource, RemoteSync, SkippedFiles, SourceEntry } from '../../core/types.js';
+import type {
+  FolderState,
+  KeptFolder,
+  MailSource,
+  RemoteSync,
+  SkippedFiles,
+  SourceEntry,
+  StoredFolder,
+} from '../../core/types.js';
 import { normalizeMessageId } from '../../parse/message-id.js';
 import { flagLabels, IMAP_FLAGS } from '../flags.js';
 import { resolveMaxMessageBytes } from '../fs-util.js';
+import { BodyBatches } from './body-batches.js';
 import { connectImap, connectionError } from './connect.js';
 import { type CredentialMethod, describeCredential } from './credentials.js';
+import { type ChangesSince, type Listed, listFolder } from './folder-listing.js';
+import { GMAIL_CAPABILITY, gmailFolders, gmailKey, gmailLabels } from './gmail.js';
 import type { ImapAddress } from './url.js';
 
 export interface ImapSourceOptions {
@@ -32,28 +44,17 @@ const SPECIAL_USE_LABELS: Readonly<Record<string, string>> = {
   '\\Archive': 'archive',
 };
 
-/**
- * Bodies fetched by one UID FETCH: few round trips (a command per message cost ~1 ms on
- * loopback), while a batch of large messages stays bounded in memory.
- */
-const FETCH_BATCH_MESSAGES = 256;
-const FETCH_BATCH_BYTES = 8 * 1024 * 1024;
-
-interface Listed {
-  readonly uid: number;
-  readonly flags: readonly string[];
-  readonly size: number;
-}
-
 export class ImapSource implements MailSource {
   readonly kind = 'imap' as const;
   readonly path: string;
   readonly remote: RemoteSync;
   private client: ImapFlow | null = null;
   private folders: ListResponse[] = [];
-  private previous = new Map<string, FolderState>();
+  /** The server speaks Gmail's extension and no folder was named: All Mail by X-GM-MSGID. */
+  private gmail = false;
+  private previous = new Map<string, StoredFolder>();
   private seen: FolderState[] = [];
-  private unchanged: string[] = [];
+  private kept: KeptFolder[] = [];
   private readonly maxMessageBytes: number;
 
   constructor(
@@ -69,7 +70,7 @@ export class ImapSource implements MailSource {
         this.previous = new Map(states.map((s) => [s.folder, s]));
       },
       states: () => this.seen,
-      unchangedFolders: () => this.unchanged,
+      keptFolders: () => this.kept,
       close: () => this.close(),
     };
   }
@@ -82,7 +83,9 @@ export class ImapSource implements MailSource {
   private async connect(): Promise<void> {
     this.client = await connectImap(this.address, this.options);
     try {
-      this.folders = selectFolders(await this.client.list(), this.address);
+      const all = await this.client.list();
+      this.gmail = this.client.capabilities.has(GMAIL_CAPABILITY) && this.address.folders.length === 0;
+      this.folders = this.gmail ? gmailFolders(all, this.path) : selectFolders(all, this.address);
     } catch (error) {
       await this.close();
       throw connectionError(error, this.path);
@@ -99,7 +102,7 @@ export class ImapSource implements MailSource {
     const client = this.client;
     if (!client) throw new MailsiftError('internal', `${this.path} was not connected`, { param: this.path });
     this.seen = [];
-    this.unchanged = [];
+    this.kept = [];
     for (const folder of this.folders) {
       try {
         yield* this.folderEntries(client, folder);
@@ -121,30 +124,30 @@ export class ImapSource implements MailSource {
       messages: box.exists,
     };
     // Any flag change or expunge raises HIGHESTMODSEQ, new mail UIDNEXT: with all four as the
-    // last complete sync left them, the folder is as stored and its listing (one FETCH of
-    // every message, and the pipeline's pass over them) is saved; a watch poll of an
-    // unchanged mailbox costs a SELECT per folder.
+    // last complete sync left them, the folder is as stored and not even its changes are
+    // fetched; a watch poll of an unchanged mailbox costs a SELECT per folder.
     if (state.highestModseq !== null && before !== undefined && sameState(before, state)) {
-      this.unchanged.push(folder.path);
+      this.kept.push({ folder: folder.path, gone: [] });
       this.seen.push(state);
       return;
     }
-    const listed: Listed[] =
-      box.exists === 0
-        ? []
-        : (await client.fetchAll('1:*', { uid: true, flags: true, size: true })).map((m) => ({
-            uid: m.uid,
-            flags: [...(m.flags ?? [])].sort(),
-            size: m.size ?? 0,
-          }));
-    listed.sort((a, b) => a.uid - b.uid);
+    const uidKey = (uid: number): string => `${folder.path};UIDVALIDITY=${uidValidity}/;UID=${uid}`;
+    const listing = await listFolder(
+      client,
+      { path: folder.path, exists: state.messages, uidNext: state.uidNext },
+      this.changesSince(client, before, state),
+      this.gmail,
+    );
+    const listed = listing.messages;
+    if (listing.gone !== null) this.kept.push({ folder: folder.path, gone: listing.gone.map(uidKey) });
     // Below the UIDNEXT of the last complete sync under the same UIDVALIDITY, every message
     // was stored then: only the newer ones may be moves worth an ENVELOPE fetch. Before any
     // complete sync there is nothing they could have moved from (a resumed first sync finds its
-    // copies by their bytes), and a cold sync of 20,000 saves an ENVELOPE of each.
+    // copies by their bytes), and a cold sync of 20,000 saves an ENVELOPE of each. Gmail's keys
+    // are the same in every folder: a move is a known key.
     const storedBelow = before?.uidValidity === uidValidity ? before.uidNext : 1;
     const ids =
-      this.previous.size === 0
+      this.previous.size === 0 || this.gmail
         ? new Map<number, string>()
         : await this.messageIds(client, listed, storedBelow);
     const special = folder.specialUse ? SPECIAL_USE_LABELS[folder.specialUse] : undefined;
@@ -152,18 +155,51 @@ export class ImapSource implements MailSource {
     for (const [index, message] of listed.entries()) {
       const labels = flagLabels(message.flags, IMAP_FLAGS);
       const messageId = ids.get(message.uid);
+      const gmail = message.gmail;
       yield {
-        key: `${folder.path};UIDVALIDITY=${uidValidity}/;UID=${message.uid}`,
+        key: gmail ? gmailKey(gmail.messageId) : uidKey(message.uid),
         folder: folder.path,
-        labels: special ? [...labels, special] : labels,
-        fingerprint: message.flags.join(' '),
+        labels: [...labels, ...(special ? [special] : []), ...(gmail ? gmailLabels(gmail.labels) : [])],
+        // A Gmail key moves between folders: the folder is part of what it looks like.
+        fingerprint: gmail
+          ? JSON.stringify([folder.path, message.flags, gmail.labels])
+          : message.flags.join(' '),
         fileTime: null,
         fixedContent: true,
         ...(messageId ? { identity: { messageId, size: message.size } } : {}),
+        ...(gmail?.threadId ? { threadKey: `gm:${gmail.threadId}` } : {}),
         read: () => bodies.read(index),
       };
     }
-    this.seen.push({ ...state, messages: listed.length });
+    // A message that arrived between the SELECT and the listing was listed: it is no longer new.
+    const lastUid = listed.at(-1)?.uid ?? 0;
+    this.seen.push({
+      ...state,
+      uidNext: Math.max(state.uidNext, lastUid + 1),
+      messages: listing.gone === null ? listed.length : state.messages,
+    });
+  }
+
+  /** What the folder's changes are counted from, when the server and the last sync allow it. */
+  private changesSince(
+    client: ImapFlow,
+    before: StoredFolder | undefined,
+    state: FolderState,
+  ): ChangesSince | null {
+    if (
+      before === undefined ||
+      before.uidValidity !== state.uidValidity ||
+      before.highestModseq === null ||
+      state.highestModseq === null ||
+      !client.enabled.has('CONDSTORE')
+    )
+      return null;
+    return {
+      modseq: BigInt(before.highestModseq),
+      uidNext: before.uidNext,
+      stored: before.stored,
+      namesGone: !this.gmail,
+    };
   }
 
   /** Message-IDs of the listed messages at or above `fromUid`, from their envelopes. */
@@ -186,79 +222,6 @@ function sameState(a: FolderState, b: FolderState): boolean {
     a.highestModseq === b.highestModseq &&
     a.messages === b.messages
   );
-}
-
-/** Listed messages [from, end) whose bodies one UID FETCH brings. */
-interface Batch {
-  readonly from: number;
-  readonly end: number;
-  readonly bodies: Promise<Map<number, Buffer>>;
-}
-
-const covers = (batch: Batch | null, index: number): batch is Batch =>
-  batch !== null && batch.from <= index && index < batch.end;
-
-/**
- * Fetches bodies when the pipeline first reads one: that message and the ones listed after
- * it, up to a batch, on the assumption that a message read is followed by more new ones; the
- * batch after it downloads while the pipeline parses this one. What the pipeline skips
- * (stored, moved) is dropped unread when the batch moves on.
- */
-class BodyBatches {
-  private current: Batch | null = null;
-  private next: Batch | null = null;
-
-  constructor(
-    private readonly client: ImapFlow,
-    private readonly listed: readonly Listed[],
-    private readonly maxMessageBytes: number,
-    private readonly source: string,
-    private readonly folder: string,
-  ) {}
-
-  async read(index: number): Promise<Buffer> {
-    const message = this.listed[index] as Listed;
-    if (message.size > this.maxMessageBytes)
-      throw new MailsiftError(
-        'bad_format',
-        `UID ${message.uid} in ${this.folder} is ${message.size} bytes, which exceeds the ${this.maxMessageBytes}-byte message limit`,
-        { param: this.source },
-      );
-    if (!covers(this.current, index)) {
-      this.current = covers(this.next, index) ? this.next : this.start(index);
-      this.next = this.current.end < this.listed.length ? this.start(this.current.end) : null;
-    }
-    const bodies = await this.current.bodies;
-    const body = bodies.get(message.uid);
-    bodies.delete(message.uid);
-    if (body === undefined)
-      throw new MailsiftError('not_found', `UID ${message.uid} is no longer in ${this.folder}`, {
-        param: this.source,
-      });
-    return body;
-  }
-
-  private start(from: number): Batch {
-    const uids: number[] = [];
-    let bytes = 0;
-    let end = from;
-    for (; end < this.listed.length && uids.length < FETCH_BATCH_MESSAGES; end++) {
-      const m = this.listed[end] as Listed;
-      if (m.size > this.maxMessageBytes) continue;
-      if (uids.length > 0 && bytes + m.size > FETCH_BATCH_BYTES) break;
-      uids.push(m.uid);
-      bytes += m.size;
-    }
-    const bodies = this.client.fetchAll(uids, { uid: true, source: true }, { uid: true }).then(
-      (fetched) => new Map(fetched.flatMap((m) => (m.source ? [[m.uid, m.source] as const] : []))),
-      (error: unknown) => {
-        throw connectionError(error, this.source);
-      },
-    );
-    // A batch read ahead and never read must not fail the process; its reader sees the error.
-    bodies.catch(() => {});
-    return { from, end, bodies };
-  }
 }
 
 /** The folders to sync: every selectable one, or the named ones (each must exist), minus the excluded. */
