@@ -1,5 +1,5 @@
 // The backlogs waiting for the user's models: what an embedder reports (chunks waiting, last
-// error) and an LLM's thread summaries (waiting, failing), and the samples kept in the archive
+// error) and an LLM's thread summaries and decisions (waiting, failing), and the samples kept in the archive
 // so a backlog that keeps growing can be told from a large one.
 
 import { type Db, sql } from '../store/index.js';
@@ -24,6 +24,12 @@ export interface SummaryProbe {
     /** Of those, the ones whose last attempt failed (each retried after its backoff). */
     readonly failing: number;
     readonly lastError: string | null;
+    /** Decisions the rules found, waiting for the same LLM to validate them, failing likewise. */
+    readonly decisions?: {
+      readonly pending: number;
+      readonly failing: number;
+      readonly lastError: string | null;
+    };
   };
 }
 

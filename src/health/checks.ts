@@ -164,9 +164,14 @@ function summaryCheck(
   t: HealthThresholds,
   now: Date,
 ): { check: HealthCheck; pending: number; failing: number } {
-  const { pending, failing, lastError } = probe.backlog(inbox);
+  const backlog = probe.backlog(inbox);
+  const { pending } = backlog;
   recordBacklogSample(db, inbox, pending, now, 'summaries');
   const growing = backlogGrowingSeconds(db, inbox, now, 'summaries');
+  // A decision the LLM fails to validate fails as a summary does: the same LLM, the same warning.
+  const decisions = backlog.decisions;
+  const failing = backlog.failing + (decisions?.failing ?? 0);
+  const lastError = backlog.failing > 0 ? backlog.lastError : (decisions?.lastError ?? backlog.lastError);
   const problems = [
     pending > t.summaryBacklogWarn ? `over ${t.summaryBacklogWarn}` : '',
     growing >= t.backlogGrowingFor ? `growing for ${age(growing)}` : '',
@@ -175,13 +180,16 @@ function summaryCheck(
       : '',
   ].filter(Boolean);
   const failures = failing > 0 && problems.length === 0 ? ` (${failing} failing, retried with backoff)` : '';
+  const validating = decisions?.pending
+    ? `, ${decisions.pending} decision${decisions.pending === 1 ? '' : 's'} to validate`
+    : '';
   return {
     pending,
     failing,
     check: check(
       'summary_backlog',
       problems.length > 0 ? 'warn' : 'ok',
-      `${pending} thread summar${pending === 1 ? 'y' : 'ies'} waiting for ${probe.name}${failures}${problems.length ? `: ${problems.join('; ')}` : ''}`,
+      `${pending} thread summar${pending === 1 ? 'y' : 'ies'}${validating} waiting for ${probe.name}${failures}${problems.length ? `: ${problems.join('; ')}` : ''}`,
       pending,
     ),
   };

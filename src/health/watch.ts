@@ -5,7 +5,7 @@
 import { describeError } from '../core/errors.js';
 import type { Mailsift } from '../engine.js';
 import type { IngestOptions } from '../pipeline/ingest.js';
-import type { EmbedReport, SummarizeReport } from '../rag/index.js';
+import type { EmbedReport, SummarizeReport, ValidateReport } from '../rag/index.js';
 import { sql } from '../store/index.js';
 import { type Alert, AlertTracker, type WebhookSender } from './alerts.js';
 import type { EmbedderProbe, SummaryProbe } from './backlog.js';
@@ -23,6 +23,8 @@ export interface SyncPlan {
 export interface BacklogDrain {
   readonly embedding?: EmbedReport;
   readonly summaries?: SummarizeReport;
+  /** Decisions validated by the LLM, after the summaries. */
+  readonly decisions?: ValidateReport;
   /** Another process held the archive's drain (named here), so this pass did nothing. */
   readonly busy?: string;
 }

@@ -33,6 +33,13 @@ export {
   questionRefiner,
 } from './config.js';
 export { withinDeadline } from './deadline.js';
+export {
+  type DecisionBacklog,
+  decisionBacklog,
+  type ValidateOptions,
+  type ValidateReport,
+  validatePending,
+} from './decision-validate.js';
 export { backlogSize, type EmbedOptions, type EmbedReport, embedderProbe, embedPending } from './embed.js';
 export { type Embedder, type EmbedPurpose, type OpenAiEmbedderOptions, openAiEmbedder } from './embedder.js';
 export { ragRetriever } from './eval-retriever.js';

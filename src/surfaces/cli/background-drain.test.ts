@@ -1,10 +1,12 @@
 // The servers' background drain against the loopback OpenAI-compatible server: a served
-// archive whose backlogs empty while it answers, a failing embedder and LLM shown by /v1/health
-// and retried, a stop in the middle of a pass, and one drain at a time per archive.
+// archive whose backlogs empty while it answers, decisions validated by the LLM, a failing
+// embedder and LLM shown by /v1/health and retried, a stop in the middle of a pass, and one
+// drain at a time per archive.
 
 import { spawnSync } from 'node:child_process';
 import { hostname } from 'node:os';
 import { describe, expect, it } from 'vitest';
+import { findDecisions } from '../../decisions/index.js';
 import type { Mailsift } from '../../engine.js';
 import { Mailsift as Engine } from '../../engine.js';
 import { checkHealth, DEFAULT_THRESHOLDS } from '../../health/index.js';
@@ -21,6 +23,7 @@ import {
 } from '../../rag/index.js';
 import { countRows, openGrowingArchive, useLoopback } from '../../rag/test-helpers.js';
 import { type RunningServer, startServer } from '../http/index.js';
+import { DECISION_FIXTURES } from '../http/test-support.js';
 import { type BackgroundDrainOptions, type DrainPass, startBackgroundDrain } from './background-drain.js';
 import type { DrainProviders } from './drain.js';
 import { afterDrainLease, withDrainLease } from './drain-lease.js';
@@ -204,6 +207,34 @@ describe('the background drain of a server', () => {
     expect(summaryBacklog(engine)).toEqual({ pending: 0, failing: 0, lastError: null });
     expect(checksNow(engine, providers).summary_backlog).toMatchObject({ status: 'ok', value: 0 });
     await server.close();
+  });
+
+  it('has the LLM validate the decisions the rules found, off the ingest, in passes beside the summaries', async () => {
+    const engine = await pendingArchive();
+    await engine.ingest([DECISION_FIXTURES], { inbox: 'team', workers: 0 });
+    const decided = () => findDecisions(engine.archive.db, { inbox: 'team' }).decisions;
+    // Stored by the ingest as the rules found them, each waiting for the LLM.
+    expect(decided().map((d) => d.method)).toEqual(Array(8).fill('rules'));
+    // A judge that confirms each decision by quoting the first line of its first message.
+    loopback().chat = ({ messages }) => {
+      const prompt = messages.at(-1)?.content ?? '';
+      const first = /<mail id="([^"]+)"[^>]*>\n([^\n]+)/.exec(prompt);
+      if (!first) return DECIDED;
+      return JSON.stringify({
+        decision: true,
+        statement: `Settled in ${first[1]}.`,
+        quotes: [{ messageId: first[1], quote: first[2] }],
+      });
+    };
+    const providers = { llm: llm() };
+    const drain = observedDrain(engine, providers, { intervalMs: 5, maxSummaries: 3 });
+    const done = await drain.next((p) => p.drained.decisions?.remaining === 0);
+    await drain.stop();
+    expect(drain.passes.every((p) => (p.drained.decisions?.accepted ?? 0) <= 3)).toBe(true);
+    expect(done.drained.summaries).toBeDefined();
+    expect(decided().map((d) => d.method)).toEqual(Array(8).fill('llm'));
+    expect(decided().every((d) => /^Settled in [\w-]+@[\w.-]+\.$/.test(d.statement))).toBe(true);
+    expect(checksNow(engine, providers).summary_backlog?.message).not.toMatch(/decision/);
   });
 
   it('waits for a quiet moment of the server it runs in before chunking and each embedder call', async () => {

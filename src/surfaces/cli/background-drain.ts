@@ -83,7 +83,8 @@ function workWaits(engine: Mailsift, providers: DrainProviders): boolean {
     chunkingStatus(engine.archive.db, chunkOptionsFor(providers.embedder)).rechunkPending ||
     (providers.embedder !== undefined && any('SELECT 1 FROM embedding_backlog LIMIT 1')) ||
     (providers.llm !== undefined &&
-      any('SELECT 1 FROM rag_summary_backlog WHERE retry_at <= ? LIMIT 1', Date.now()))
+      (any('SELECT 1 FROM rag_summary_backlog WHERE retry_at <= ? LIMIT 1', Date.now()) ||
+        any('SELECT 1 FROM decision_llm_backlog WHERE retry_at <= ? LIMIT 1', Date.now())))
   );
 }
 
@@ -121,10 +122,14 @@ async function chunkInSlices(
 }
 
 /** Did the pass stop at a limit with more waiting (as opposed to emptying what was due)? */
-function stoppedAtLimit({ embedding, summaries }: BacklogDrain, limits: DrainLimits): boolean {
+function stoppedAtLimit({ embedding, summaries, decisions }: BacklogDrain, limits: DrainLimits): boolean {
   if (embedding && !embedding.error && embedding.remaining > 0) return true;
-  if (!summaries || summaries.error || limits.maxSummaries === undefined) return false;
-  return summaries.written + summaries.failed >= limits.maxSummaries && summaries.remaining > 0;
+  if (limits.maxSummaries === undefined) return false;
+  if (summaries && !summaries.error && summaries.written + summaries.failed >= limits.maxSummaries)
+    return summaries.remaining > 0;
+  if (!decisions || decisions.error) return false;
+  const tried = decisions.accepted + decisions.rejected + decisions.failed;
+  return tried >= limits.maxSummaries && decisions.remaining > 0;
 }
 
 /**
@@ -180,7 +185,7 @@ export function startBackgroundDrain(
           ? Math.max(MIN_REST_MS, performance.now() - started)
           : intervalMs;
       // A pass another process held is routine (server workers take turns): not reported.
-      if (error || chunked.threads > 0 || drained.embedding || drained.summaries)
+      if (error || chunked.threads > 0 || drained.embedding || drained.summaries || drained.decisions)
         onPass?.({ ...done, nextInMs });
       await sleep(nextInMs, undefined, { signal, ref: false }).catch(() => undefined);
     }
@@ -211,7 +216,7 @@ export function startConfiguredDrain(
     ...(requests ? { requests } : {}),
     maxChunks: flags.maxChunks,
     maxSummaries: flags.maxSummaries,
-    onPass: ({ chunked, drained: { embedding, summaries }, error, nextInMs }) =>
+    onPass: ({ chunked, drained: { embedding, summaries, decisions }, error, nextInMs }) =>
       log({
         time: new Date().toISOString(),
         event: 'drain',
@@ -220,7 +225,12 @@ export function startConfiguredDrain(
           : {}),
         ...(embedding ? { embedded: embedding.embedded, chunksPending: embedding.remaining } : {}),
         ...(summaries ? { summarised: summaries.written, summariesWaiting: summaries.remaining } : {}),
-        ...(summaries?.error ? { llmError: summaries.error } : {}),
+        ...(decisions
+          ? { decisionsValidated: decisions.accepted, decisionsWaiting: decisions.remaining }
+          : {}),
+        ...(summaries?.error || decisions?.error
+          ? { llmError: summaries?.error ?? decisions?.error ?? null }
+          : {}),
         ...(error ? { error } : {}),
         nextInMs: Math.round(nextInMs),
       }),

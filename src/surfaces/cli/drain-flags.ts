@@ -28,7 +28,7 @@ export function withDrainLimitFlags(command: Command, per: string): Command {
     )
     .option(
       '--max-summaries <n>',
-      `thread summaries written by the LLM ${per}`,
+      `thread summaries written by the LLM ${per}, and as many decisions validated`,
       positiveInteger('--max-summaries'),
       DRAIN_LIMITS.maxSummaries,
     );

@@ -1,6 +1,7 @@
 // One pass over the work that waits for the user's models, shared by `mailsift embed`, each
 // `mailsift watch` cycle and the servers' background drain: embed the backlog, then have the
-// LLM write due thread summaries, then embed those. What fails or is left over stays queued.
+// LLM write due thread summaries, then embed those, then have the LLM validate the decisions
+// the rules found. What fails or is left over stays queued.
 
 import type { Mailsift } from '../../engine.js';
 import type { BacklogDrain } from '../../health/index.js';
@@ -10,6 +11,7 @@ import {
   type Embedder,
   embedPending,
   summarizePending,
+  validatePending,
 } from '../../rag/index.js';
 
 export interface DrainProviders {
@@ -22,7 +24,7 @@ export interface DrainLimits {
   readonly batch?: number;
   /** Chunks embedded per embedding step (default: the whole backlog). */
   readonly maxChunks?: number;
-  /** Summaries attempted per pass (default: every due one). */
+  /** Summaries attempted per pass, and as many decisions validated (default: every due one). */
   readonly maxSummaries?: number;
 }
 
@@ -54,11 +56,16 @@ export async function drainBacklogs(
     ...signal,
   });
   if (embedder && summaries.written > 0) embedding = await embed(embedder);
-  return { ...(embedding ? { embedding } : {}), summaries };
+  if (summaries.error || limits.signal?.aborted) return { ...(embedding ? { embedding } : {}), summaries };
+  const decisions = await validatePending(engine, llm, {
+    ...(limits.maxSummaries ? { max: limits.maxSummaries } : {}),
+    ...signal,
+  });
+  return { ...(embedding ? { embedding } : {}), summaries, decisions };
 }
 
 /** The pass as `mailsift embed` prints it, one line per configured model. */
-export function drainLines({ embedding, summaries, busy }: BacklogDrain): string[] {
+export function drainLines({ embedding, summaries, decisions, busy }: BacklogDrain): string[] {
   return [
     ...(busy ? [`not drained: ${busy} is embedding and summarising this archive`] : []),
     ...(embedding
@@ -69,6 +76,11 @@ export function drainLines({ embedding, summaries, busy }: BacklogDrain): string
     ...(summaries
       ? [
           `wrote ${summaries.written} thread summaries with the LLM, ${summaries.remaining} waiting${summaries.error ? `; stopped: ${summaries.error}` : ''}`,
+        ]
+      : []),
+    ...(decisions
+      ? [
+          `validated ${decisions.accepted} decisions with the LLM (${decisions.rejected} rejected, kept as the rules found them), ${decisions.remaining} waiting${decisions.error ? `; stopped: ${decisions.error}` : ''}`,
         ]
       : []),
   ];

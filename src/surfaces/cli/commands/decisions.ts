@@ -36,7 +36,7 @@ export function registerDecisions(program: Command, globals: () => GlobalOptions
         const lines: string[] = [];
         for (const d of found.decisions) {
           lines.push(
-            `${d.decidedAt.toISOString().slice(0, 16).replace('T', ' ')}  [${d.status}, ${d.kind}, ${d.confidence.toFixed(2)}]  thread ${d.threadId}`,
+            `${d.decidedAt.toISOString().slice(0, 16).replace('T', ' ')}  [${d.status}, ${d.kind}, ${d.confidence.toFixed(2)}${d.method === 'llm' ? ', phrased by the llm' : ''}]  thread ${d.threadId}`,
             `  ${d.statement}`,
           );
           for (const e of d.evidence) lines.push(`    ${e.role.padEnd(9)} <${e.messageId}>  "${e.quote}"`);
