@@ -37,6 +37,7 @@ dl.headers dd { margin: 0; overflow-wrap: anywhere; }
 details.part { margin: .5rem 0; border-left: 3px solid var(--line); padding-left: .6rem; }
 mark { scroll-margin-top: 4rem; }
 pre { white-space: pre-wrap; overflow-wrap: anywhere; }
+ul.evidence { margin: .2rem 0; padding-left: 1.2rem; font-size: .9rem; }
 .tree details { margin: .4rem 0; border: 1px solid var(--line); border-radius: .3rem; padding: .3rem .6rem; }
 ${Array.from({ length: 9 }, (_, d) => `.tree .d${d} { margin-left: ${d * 1.2}rem; }`).join('\n')}
 @media (max-width: 40rem) { ${Array.from({ length: 9 }, (_, d) => `.tree .d${d} { margin-left: ${d * 0.4}rem; }`).join(' ')} main { padding: .6rem; } }

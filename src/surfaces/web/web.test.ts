@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKey, revokeKey } from '../../auth/index.js';
 import { indexSecret } from '../../index/index.js';
 import { createApp } from '../http/app.js';
-import { type FixtureArchive, fixtureArchive } from '../http/test-support.js';
+import { DECISION_FIXTURES, type FixtureArchive, fixtureArchive } from '../http/test-support.js';
 import { fragment } from './html.js';
 import { CONTENT_SECURITY_POLICY } from './index.js';
 import { findQuote } from './pages/message.js';
@@ -90,6 +90,44 @@ describe('web UI without keys (--no-auth)', () => {
     expect(row).toContain('2026-12-01 10:00');
     expect(row).toContain('login refused for &lt;b&gt;me&lt;/b&gt;');
     db.prepare('UPDATE sources SET last_error = NULL, last_error_at = NULL WHERE path = ?').run(path);
+  });
+});
+
+describe('web UI thread page: decisions', () => {
+  let archive: FixtureArchive;
+  beforeAll(async () => {
+    archive = await fixtureArchive({ team: DECISION_FIXTURES });
+  });
+  afterAll(() => archive.close());
+
+  it('shows the thread’s decisions first, quotes linked to their messages, the LLM’s statement escaped', async () => {
+    const app = createApp({ engine: archive.engine, auth: false });
+    const page = async () =>
+      (await app.request(`/t/team/${encodeURIComponent('cache-1@orbit-labs.example')}`)).text();
+    const before = await page();
+    const section = before.slice(
+      before.indexOf('<section class="decisions">'),
+      before.indexOf('<div class="tree">'),
+    );
+    expect(section).toContain('<h2>Decisions</h2>');
+    expect(section.match(/<span class="badge">(standing|superseded)<\/span>/g)).toEqual([
+      '<span class="badge">standing</span>',
+      '<span class="badge">superseded</span>',
+    ]);
+    // Each quote links to its message's entry in the tree below.
+    const linked = [...section.matchAll(/<a href="#m(\d+)">/g)].map((m) => m[1]);
+    expect(linked.length).toBeGreaterThan(0);
+    for (const index of linked) expect(before).toMatch(new RegExp(`<details class="d\\d" id="m${index}"`));
+    expect(section).toMatch(/<a href="#m\d+">agreement<\/a>: <q>/);
+    // An LLM's phrasing is untrusted text like the mail it read.
+    const db = archive.engine.archive.db;
+    db.prepare(
+      "UPDATE decisions SET phrased = '<img src=x onerror=alert(1)> went ahead' WHERE evidence LIKE '%cache-4@%'",
+    ).run();
+    const after = await page();
+    expect(after).toContain('&lt;img src=x onerror=alert(1)&gt; went ahead');
+    expect(after).not.toContain('<img src=x');
+    expect(after).toContain('<span class="badge">phrased by the LLM</span>');
   });
 });
 
