@@ -49,13 +49,13 @@ parentPort?.on('message', (job: WorkerJob) => {
 });
 
 // Lazy initialisation (the language model, charset tables) runs on a warm-up text before the
-// pool starts timing jobs, so a fresh worker's first file is not charged for it.
-await extractInline(
+// pool starts timing jobs, so a fresh worker's first file is not charged for it. (A promise,
+// not a top-level await: the CLI's bundle is CommonJS.)
+void extractInline(
   {
     filename: 'warm-up.txt',
     contentType: 'text/plain',
     content: Buffer.from('The delivery of the order is late again.'),
   },
   resolveLimits(),
-);
-parentPort?.postMessage({ ready: true });
+).then(() => parentPort?.postMessage({ ready: true }));
