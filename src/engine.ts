@@ -5,7 +5,8 @@
 // to search or read pays for none of it.
 
 import { MailsiftError } from './core/errors.js';
-import { decisionsIndexHook, ensureDecisionTables, syncDecisions } from './decisions/index.js';
+import { ensureDecisionTables } from './decisions/schema.js';
+import { decisionsIndexHook } from './decisions/table.js';
 import { ensureKeywordIndex, keywordIndexHook } from './index/index.js';
 import type { AttachmentContent } from './pipeline/attachment-content.js';
 import type { ExtractPendingOptions, ExtractPendingReport } from './pipeline/extract-pending.js';
@@ -66,6 +67,7 @@ export class Mailsift {
 
   async ingest(paths: readonly string[], options: IngestOptions = {}): Promise<IngestReport> {
     const { ingest } = await import('./pipeline/ingest.js');
+    const { syncDecisions } = await import('./decisions/derive.js');
     const report = await ingest(this.archive, paths, options);
     // The threads the run changed, derived once at its end rather than per message.
     syncDecisions(this.archive.db);

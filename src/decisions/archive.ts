@@ -7,8 +7,9 @@ import { indexSecret } from '../index/index.js';
 import { decodePageToken, encodePageToken, fingerprint } from '../search/page-token.js';
 import { toInstant } from '../search/params.js';
 import { type Db, findMessage, inboxByName, resolveThreadId, sql } from '../store/index.js';
+import { freshDecisions, syncDecisions } from './derive.js';
 import { DEFAULT_DECISION_LIMIT, type DecisionParams, MAX_DECISION_LIMIT } from './params.js';
-import { type DecisionRow, decisionOf, freshDecisions, syncDecisions, threadRows } from './table.js';
+import { type DecisionRow, decisionOf, threadRows } from './table.js';
 import type { DecisionRecord } from './types.js';
 
 /** `DECISION_PARAMS`, and the inbox (omitted: every inbox). */

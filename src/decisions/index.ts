@@ -10,6 +10,7 @@ export {
   findDecisions,
   threadDecisions,
 } from './archive.js';
+export { syncDecisions } from './derive.js';
 export { extractDecisions, keySentence, MIN_CONFIDENCE } from './extract.js';
 export { checkDecisions, type DecisionCheck, rebuildDecisions } from './maintenance.js';
 export {
@@ -19,7 +20,7 @@ export {
   MAX_DECISION_LIMIT,
 } from './params.js';
 export { ensureDecisionTables } from './schema.js';
-export { decisionsIndexHook, syncDecisions } from './table.js';
+export { decisionsIndexHook } from './table.js';
 export { decisionThread } from './thread.js';
 export {
   DECISION_KINDS,

@@ -3,8 +3,9 @@
 // is what a fresh extraction of its thread finds.
 
 import { type Db, sql } from '../store/index.js';
+import { freshDecisions, syncDecisions } from './derive.js';
 import { markEveryThread } from './schema.js';
-import { type DecisionRow, freshDecisions, recordHash, rulesRecord, syncDecisions } from './table.js';
+import { type DecisionRow, recordHash, rulesRecord } from './table.js';
 
 /** Derives every thread's decisions again. Decisions extracted unchanged keep their id and LLM phrasing. */
 export function rebuildDecisions(db: Db): { threads: number; decisions: number } {

@@ -8,8 +8,9 @@ import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/temp.js';
 import { Mailsift } from '../engine.js';
+import { freshDecisions } from './derive.js';
 import { checkDecisions, findDecisions, rebuildDecisions } from './index.js';
-import { freshDecisions, recordHash } from './table.js';
+import { recordHash } from './table.js';
 
 const FIXTURES = join(import.meta.dirname, '../../test/fixtures/decisions');
 
