@@ -26,6 +26,8 @@ export type ErrorCode =
   | 'tls_failed'
   /** A mail server could not be reached, dropped the connection, or does not speak the protocol. */
   | 'connection_failed'
+  /** The configured backend does not answer this operation (the OpenSearch backend: questions, decisions). */
+  | 'not_supported'
   /** An unexpected failure inside mailsift. */
   | 'internal';
 

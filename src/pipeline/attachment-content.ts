@@ -37,10 +37,19 @@ export function findAttachment(message: StoredMessage, which: string | number, p
   throw new MailsiftError('no_such_item', `message has no attachment named '${which}'`, { param });
 }
 
-export async function loadAttachmentContent(
+export function loadAttachmentContent(
   db: Db,
   message: StoredMessage,
   ordinal: number,
+): Promise<AttachmentContent> {
+  return attachmentFromRaw(message, ordinal, () => loadRaw(db, message.rowid));
+}
+
+/** An attachment's bytes cut from its message's original bytes (read only when the ordinal exists). */
+export async function attachmentFromRaw(
+  message: StoredMessage,
+  ordinal: number,
+  raw: () => Buffer | Promise<Buffer>,
 ): Promise<AttachmentContent> {
   const attachment = message.attachments[ordinal];
   if (!attachment) {
@@ -52,7 +61,7 @@ export async function loadAttachmentContent(
     {
       filename: attachment.filename,
       contentType: attachment.contentType,
-      message: loadRaw(db, message.rowid),
+      message: await raw(),
       ordinal,
       sha256: attachment.sha256,
     },

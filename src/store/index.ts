@@ -25,10 +25,15 @@ export {
   loadMessage,
   loadMessages,
   loadRaw,
+  loadRawDeflated,
   loadThread,
   normalizeIdArgument,
   resolveThreadId,
   type ThreadEntry,
+  type ThreadNode,
+  type ThreadView,
+  threadEntries,
+  threadPath,
 } from './message-reader.js';
 export {
   type Inbox,

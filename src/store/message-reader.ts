@@ -106,27 +106,72 @@ export interface ThreadEntry {
   readonly depth: number;
 }
 
+/** A thread as the read commands and the API show it: its messages in tree order. */
+export interface ThreadView {
+  readonly inbox: string;
+  readonly threadId: string;
+  readonly entries: readonly ThreadEntry[];
+}
+
+/** A node of the thread graph: a Message-ID (of a stored message or a placeholder) and its parent. */
+export interface ThreadNode {
+  readonly messageId: string;
+  readonly parentId: string | null;
+}
+
+const THREAD_NODES =
+  'SELECT message_id AS messageId, parent_id AS parentId FROM thread_nodes WHERE inbox_id = ? AND thread_id = ?';
+
 /** A thread's messages in tree order (children by date), each with its depth. */
 export function loadThread(db: Db, inboxId: number, threadId: string): ThreadEntry[] {
-  const nodes = sql(
-    db,
-    'SELECT message_id, parent_id FROM thread_nodes WHERE inbox_id = ? AND thread_id = ?',
-  ).all(inboxId, threadId) as Array<{ message_id: string; parent_id: string | null }>;
+  const nodes = sql(db, THREAD_NODES).all(inboxId, threadId) as ThreadNode[];
   const rows = sql(
     db,
     `${SELECT_MESSAGE} WHERE m.inbox_id = ? AND m.thread_id = ? ORDER BY m.date, m.id`,
   ).all(inboxId, threadId) as MessageRow[];
-  const parentOf = new Map(nodes.map((n) => [n.message_id, n.parent_id]));
+  return threadEntries(nodes, toStoredMessages(db, rows));
+}
+
+/**
+ * The path from a message's node up to its thread's root (the node itself first), placeholders
+ * included: what the thread tree needs of the graph to place this message. The union of the
+ * paths of a thread's messages orders it as `loadThread` does (a copy of the archive keeps
+ * them beside each message, see src/backend/opensearch).
+ */
+export function threadPath(db: Db, message: StoredMessage): ThreadNode[] {
+  const nodes = sql(db, THREAD_NODES).all(message.inboxId, message.threadId) as ThreadNode[];
+  const parentOf = new Map(nodes.map((n) => [n.messageId, n.parentId]));
+  const path: ThreadNode[] = [];
+  const seen = new Set<string>();
+  let node: string | null = message.headerMessageId ?? message.messageId;
+  while (node !== null && parentOf.has(node) && !seen.has(node)) {
+    seen.add(node);
+    const parentId: string | null = parentOf.get(node) ?? null;
+    path.push({ messageId: node, parentId });
+    node = parentId;
+  }
+  return path;
+}
+
+/**
+ * Orders a thread's messages (given by date) as a tree: roots and each node's children by
+ * their first date, each message with its depth. Placeholders (nodes without a message) are
+ * walked through, not shown: their children keep the depth they would have had.
+ */
+export function threadEntries(
+  nodes: readonly ThreadNode[],
+  messages: readonly StoredMessage[],
+): ThreadEntry[] {
+  const parentOf = new Map(nodes.map((n) => [n.messageId, n.parentId]));
   const byNode = new Map<string, StoredMessage[]>();
-  for (const message of toStoredMessages(db, rows)) {
+  for (const message of messages) {
     const node = message.headerMessageId ?? message.messageId;
     byNode.set(node, [...(byNode.get(node) ?? []), message]);
   }
-  // Placeholders (absent parents) are walked through, not shown: their children keep the depth they would have had.
   const children = new Map<string | null, string[]>();
   for (const node of nodes) {
-    const parent = node.parent_id !== null && parentOf.has(node.parent_id) ? node.parent_id : null;
-    children.set(parent, [...(children.get(parent) ?? []), node.message_id]);
+    const parent = node.parentId !== null && parentOf.has(node.parentId) ? node.parentId : null;
+    children.set(parent, [...(children.get(parent) ?? []), node.messageId]);
   }
   const firstDate = (node: string): number => byNode.get(node)?.[0]?.date.getTime() ?? subtreeDate(node);
   const subtreeDate = (node: string): number =>
@@ -238,6 +283,11 @@ function toStoredMessages(db: Db, rows: readonly MessageRow[]): StoredMessage[] 
 
 /** The original bytes of a message. */
 export function loadRaw(db: Db, rowid: number): Buffer {
+  return inflateRawSync(loadRawDeflated(db, rowid));
+}
+
+/** The original bytes of a message as stored: raw-deflated. */
+export function loadRawDeflated(db: Db, rowid: number): Buffer {
   const row = sql(
     db,
     'SELECT r.deflated FROM messages m JOIN raw_messages r ON r.id = m.raw_id WHERE m.id = ?',
@@ -246,5 +296,5 @@ export function loadRaw(db: Db, rowid: number): Buffer {
     throw new MailsiftError('no_such_item', `no stored bytes for message row ${rowid}`, {
       param: 'messageId',
     });
-  return inflateRawSync(row.deflated);
+  return row.deflated;
 }

@@ -4,7 +4,9 @@
 // tied runs: what `src/analysis` does, token for token), so both backends match the same
 // messages for the same query. OpenSearch adds what the postings do at query time: every
 // identifier token's prefixes (edge n-grams at index time, a whole-token lookup at query
-// time), and it stores what results are built from (the result item, the highlight texts).
+// time), and it stores what results are built from (the result item, the highlight texts)
+// and what the read commands answer from (the stored message, its thread path, its original
+// bytes), so a reader host needs no archive file.
 
 import { createHash } from 'node:crypto';
 import { MAX_TOKEN_LENGTH, MIN_PREFIX_LENGTH } from '../../analysis/index.js';
@@ -13,7 +15,7 @@ import type { FieldTexts } from '../../index/index.js';
 import { COLUMNS, type Column, IDENTIFIER_COLUMNS } from '../../index/index.js';
 import { messageItem } from '../../search/hits.js';
 import type { MessageItem } from '../../search/index.js';
-import type { StoredMessage } from '../../store/index.js';
+import type { StoredMessage, ThreadNode } from '../../store/index.js';
 
 /** Columns OpenSearch indexes: `kind` is a flag there (`bulk`), not text. */
 export const SEARCH_COLUMNS = COLUMNS.filter((c): c is Exclude<Column, 'kind'> => c !== 'kind');
@@ -45,6 +47,26 @@ export interface MessageDocument extends Record<Exclude<Column, 'kind'>, string>
   readonly item: MessageItem;
   /** The original field texts highlights are cut from; stored, not indexed. */
   readonly texts: FieldTexts;
+  /**
+   * The stored message `show`, `thread` and `attachment` read (cleaned parts, labels,
+   * attachments' metadata and text) as JSON text, not indexed: an object would come back from
+   * a filtered `_source` with its keys reordered, and `show --json` prints them in the
+   * archive's order.
+   */
+  readonly message: string;
+  /** The path from the message's thread node to its root: the union over a thread places every message (`threadEntries`). */
+  readonly threadPath: readonly ThreadNode[];
+  /** Former ids of the message's thread (merged into it): they still find it, as on SQLite. */
+  readonly threadAliases: readonly string[];
+  /** The original RFC 5322 bytes, raw-deflated as the archive keeps them, base64 (OpenSearch's binary type: neither indexed nor in doc values). */
+  readonly raw: string;
+}
+
+/** What a document holds beyond the message itself, read from the archive by the writer. */
+export interface ArchiveParts {
+  readonly rawDeflated: Buffer;
+  readonly threadPath: readonly ThreadNode[];
+  readonly threadAliases: readonly string[];
 }
 
 /**
@@ -55,7 +77,7 @@ export function documentId(inbox: string, messageId: string): string {
   return createHash('sha256').update(inbox).update('\u0000').update(messageId).digest('base64url');
 }
 
-export function toDocument(message: StoredMessage): MessageDocument {
+export function toDocument(message: StoredMessage, parts: ArchiveParts): MessageDocument {
   const analysed = analyseDocument(message);
   const { kind: _kind, ...columns } = analysed.columns;
   return {
@@ -73,10 +95,31 @@ export function toDocument(message: StoredMessage): MessageDocument {
     language: analysed.language,
     item: messageItem(message),
     texts: fieldTexts(message),
+    message: JSON.stringify(message),
+    threadPath: parts.threadPath,
+    threadAliases: parts.threadAliases,
+    raw: parts.rawDeflated.toString('base64'),
   };
 }
 
+/** The stored message of a document's `message` field. */
+export function fromRecord(record: string): StoredMessage {
+  const message = JSON.parse(record) as Omit<StoredMessage, 'date'> & { date: string };
+  return { ...message, date: new Date(message.date) };
+}
+
 const keyword = { type: 'keyword' } as const;
+
+/**
+ * The fields the read commands answer from, added after the first release of the index:
+ * `ensureIndex` puts them into an existing index's mapping (adding fields is allowed).
+ */
+export const READ_FIELDS = {
+  message: { type: 'text', index: false },
+  threadPath: { type: 'object', enabled: false },
+  threadAliases: keyword,
+  raw: { type: 'binary' },
+} as const;
 
 /** Settings and mappings of a new index. */
 export function indexBody(options: IndexOptions = {}): unknown {
@@ -126,6 +169,7 @@ export function indexBody(options: IndexOptions = {}): unknown {
         language: keyword,
         item: { type: 'object', enabled: false },
         texts: { type: 'object', enabled: false },
+        ...READ_FIELDS,
         generation: keyword,
       },
     },

@@ -5,6 +5,9 @@
 
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type ClusterState,
@@ -13,15 +16,25 @@ import {
   startCluster,
   stopCluster,
 } from '../../../scripts/cluster.mjs';
-import { runCli } from '../../../test/e2e/cli.js';
+import { describeSearchContract } from '../../../test/contract/search-contract.js';
+import { CLI, runCli } from '../../../test/e2e/cli.js';
+import { tempDir } from '../../../test/temp.js';
+import { createKey } from '../../auth/index.js';
 import { isMailsiftError } from '../../core/errors.js';
+import { Mailsift } from '../../engine.js';
 import { openSampleArchive, type SampleArchive } from '../../eval/sample-archive.js';
-import type { MessageSearchResult, ThreadHit } from '../../search/index.js';
+import { indexSecret } from '../../index/index.js';
+import type { MessageHit, MessageSearchResult, ThreadHit } from '../../search/index.js';
+import { MessageStore } from '../../store/index.js';
+import { ClusterMailApi } from '../../surfaces/http/cluster-api.js';
+import { type RunningServer, startServer } from '../../surfaces/http/index.js';
+import { handleMcpHttp } from '../../surfaces/mcp/index.js';
 import { checkCluster } from './check.js';
 import { assertComplete, OpenSearchClient } from './client.js';
-import { toDocument } from './mapping.js';
+import { documentId, type MessageDocument } from './mapping.js';
+import * as reader from './reader.js';
 import { listMessages, type OpenSearchTarget, searchMessages, searchThreads } from './search.js';
-import { syncArchive, writeDocuments } from './writer.js';
+import { documentsOf, syncArchive, writeDocuments } from './writer.js';
 
 let cluster: ClusterState | undefined;
 let sample: SampleArchive;
@@ -30,6 +43,66 @@ let client: OpenSearchClient;
 let replicated: OpenSearchTarget;
 /** 3 shards, no replica: a killed node takes a shard with it. */
 let single: OpenSearchTarget;
+
+/**
+ * The same API three ways: over the sample archive, and over each index from a host whose
+ * archive holds API keys only. Each with a key for inbox demo (`key`); `otherKey` sees
+ * another inbox only.
+ */
+interface Served {
+  readonly server: RunningServer;
+  readonly key: string;
+  readonly otherKey: string;
+}
+let overArchive: Served;
+let overReplicated: Served;
+let overSingle: Served;
+/** The archive of the cluster servers' host: keys, no mail. */
+let keysPath: string;
+
+async function serveWith(engine: Mailsift, target: OpenSearchTarget | null): Promise<Served> {
+  const db = engine.archive.db;
+  // Inbox other holds no mail anywhere: a tenant whose key must not see demo.
+  for (const inbox of ['demo', 'other']) new MessageStore(engine.archive).inbox(inbox);
+  const key = createKey(db, { inboxes: ['demo'] }).key;
+  const otherKey = createKey(db, { inboxes: ['other'] }).key;
+  const secret = indexSecret(db);
+  const server = await startServer(engine, {
+    host: '127.0.0.1',
+    port: 0,
+    auth: true,
+    mcp: handleMcpHttp,
+    ...(target ? { api: (principal) => new ClusterMailApi(target, principal, secret) } : {}),
+  });
+  return { server, key, otherKey };
+}
+
+async function get(
+  served: Served,
+  path: string,
+  key = served.key,
+): Promise<{ status: number; body: Buffer }> {
+  const response = await fetch(`${served.server.url}${path}`, {
+    headers: { authorization: `Bearer ${key}` },
+  });
+  return { status: response.status, body: Buffer.from(await response.arrayBuffer()) };
+}
+
+/** The parts of API answers these tests read. */
+interface ApiBody {
+  readonly messages: MessageHit[];
+  readonly nextPageToken: string | null;
+  readonly error: { readonly code: string };
+}
+
+async function getJson(
+  served: Served,
+  path: string,
+  key = served.key,
+): Promise<{ status: number; json: ApiBody }> {
+  const { status, body } = await get(served, path, key);
+  return { status, json: JSON.parse(body.toString('utf8')) };
+}
 
 beforeAll(async () => {
   const basePort = await freeBasePort(3);
@@ -40,9 +113,16 @@ beforeAll(async () => {
   const db = sample.engine.archive.db;
   await syncArchive(db, replicated, { replicas: 1 });
   await syncArchive(db, single, { replicas: 0 });
+  keysPath = join(tempDir('mailsift-keys-'), 'keys.db');
+  [overArchive, overReplicated, overSingle] = await Promise.all([
+    serveWith(Mailsift.open(join(sample.root, 'archive.db')), null),
+    serveWith(Mailsift.open(keysPath), replicated),
+    serveWith(Mailsift.open(join(tempDir('mailsift-keys-'), 'keys.db')), single),
+  ]);
 }, 240_000);
 
 afterAll(async () => {
+  await Promise.all([overArchive, overReplicated, overSingle].map((s) => s?.server.close()));
   if (cluster) await stopCluster(cluster.basePort);
   sample?.engine.close();
 });
@@ -79,6 +159,18 @@ async function openSearchPages(
   return pages;
 }
 
+// The search contract every backend keeps (test/contract/search-contract.ts), on a copy of its
+// archive; before the tests below, whose last one kills a node.
+describeSearchContract('opensearch', async (archive) => {
+  const target = { client, index: 'contract' };
+  await syncArchive(archive.db, target, { replicas: 1 });
+  return {
+    searchMessages: (params) => searchMessages(target, params),
+    searchThreads: (params) => searchThreads(target, params),
+    listMessages: (params) => listMessages(target, params),
+  };
+});
+
 describe('opensearch backend', () => {
   it('copies the archive once: a second sync replaces every document and deletes what the archive lost; check names the differences', async () => {
     const count = async () =>
@@ -87,7 +179,10 @@ describe('opensearch backend', () => {
     expect(await count()).toBe(stored);
     // A document the archive does not have (as if its message had been deleted since).
     const [message] = sample.engine.listMessages({ limit: 1 }).messages;
-    const gone = { ...toDocument(sample.engine.getMessage(message?.messageId ?? '')), uid: 'gone' };
+    const [document] = documentsOf(sample.engine.archive.db, [
+      sample.engine.getMessage(message?.messageId ?? ''),
+    ]);
+    const gone = { ...(document as MessageDocument), uid: 'gone' };
     await writeDocuments(client, replicated.index, [gone], { refresh: true });
     expect(await count()).toBe(stored + 1);
     const db = sample.engine.archive.db;
@@ -101,7 +196,7 @@ describe('opensearch backend', () => {
     // A stored message the cluster lost.
     await client.request(
       'DELETE',
-      `/${replicated.index}/_doc/${toDocument(sample.engine.getMessage(message?.messageId ?? '')).uid}?refresh=true`,
+      `/${replicated.index}/_doc/${documentId('demo', message?.messageId ?? '')}?refresh=true`,
     );
     expect(await checkCluster(db, replicated)).toMatchObject({
       ok: false,
@@ -172,7 +267,8 @@ describe('opensearch backend', () => {
     const first = await searchMessages(replicated, { q, limit: 4 });
     // A new, better match arrives between pages: it belongs to a later search, not this one.
     const top = sample.engine.getMessage(whole[0] ?? '');
-    const newcomer = { ...toDocument(top), uid: 'newcomer', messageId: 'newcomer@test' };
+    const [document] = documentsOf(sample.engine.archive.db, [top]);
+    const newcomer = { ...(document as MessageDocument), uid: 'newcomer', messageId: 'newcomer@test' };
     await writeDocuments(
       client,
       replicated.index,
@@ -217,6 +313,155 @@ describe('opensearch backend', () => {
     });
   });
 
+  it('reads messages, raw bytes, threads and attachments as the archive does', async () => {
+    const engine = sample.engine;
+    const ids = engine.archive.db
+      .prepare('SELECT message_id FROM messages ORDER BY id')
+      .pluck()
+      .all() as string[];
+    const withAttachments = new Set<string>();
+    const threads = new Set<string>();
+    for (const id of ids) {
+      const message = engine.getMessage(id);
+      expect(await reader.getMessage(replicated, `<${id}>`, { inbox: 'demo' })).toEqual(message);
+      if (message.attachments.length > 0) withAttachments.add(id);
+      threads.add(message.threadId);
+    }
+    expect(withAttachments.size).toBeGreaterThan(0);
+    for (const threadId of threads)
+      expect(await reader.getThread(replicated, threadId)).toEqual(engine.getThread(threadId));
+    // A thread found by one of its messages; one with replies, whose depths come from the stored paths.
+    const deep = [...threads].map((t) => engine.getThread(t)).find((t) => t.entries.some((e) => e.depth > 1));
+    expect(deep).toBeDefined();
+    const reply = deep?.entries.find((e) => e.depth > 1)?.message.messageId ?? '';
+    expect(await reader.getThread(replicated, reply)).toEqual(deep);
+    for (const id of [...withAttachments].slice(0, 10)) {
+      expect(await reader.getRaw(replicated, id)).toEqual(engine.getRaw(id));
+      const count = engine.getMessage(id).attachments.length;
+      for (let ordinal = 0; ordinal < count; ordinal++)
+        expect(await reader.getAttachment(replicated, id, ordinal)).toEqual(
+          await engine.getAttachment(id, ordinal),
+        );
+    }
+    await expect(reader.getMessage(replicated, 'absent@nowhere')).rejects.toMatchObject({
+      code: 'no_such_item',
+    });
+    await expect(reader.getThread(replicated, 'absent')).rejects.toMatchObject({ code: 'no_such_item' });
+  });
+
+  it('serves the HTTP API and MCP from the cluster as from the archive, with the same key scopes', async () => {
+    const keys = Mailsift.open(keysPath);
+    expect(keys.status().messages).toBe(0);
+    keys.close();
+    // Keys of a reader host name the cluster's inboxes.
+    const clusterEnv = {
+      MAILSIFT_BACKEND: 'opensearch',
+      MAILSIFT_OPENSEARCH_NODES: nodeUrls(cluster as ClusterState).join(','),
+      MAILSIFT_OPENSEARCH_INDEX: replicated.index,
+      MAILSIFT_DB: join(tempDir('mailsift-keys-'), 'keys.db'),
+    };
+    const created = runCli(['--json', 'keys', 'create', '--inbox', 'demo'], clusterEnv);
+    expect(created.status, created.stderr).toBe(0);
+    expect(JSON.parse(created.stdout)).toMatchObject({ inboxes: ['demo'] });
+    expect(runCli(['--json', 'keys', 'create', '--inbox', 'absent'], clusterEnv).status).toBe(3);
+    const [attached] = sample.engine.archive.db
+      .prepare('SELECT message_id FROM messages WHERE attachment_count > 0 ORDER BY id')
+      .pluck()
+      .all() as string[];
+    const message = sample.engine.getMessage(attached ?? '');
+    const id = encodeURIComponent(message.messageId);
+    for (const path of [
+      '/v1/inboxes',
+      '/v1/inboxes/demo',
+      `/v1/inboxes/demo/messages/${id}`,
+      `/v1/inboxes/demo/messages/${id}/raw`,
+      `/v1/inboxes/demo/messages/${id}/attachments/0`,
+      `/v1/inboxes/demo/threads/${encodeURIComponent(message.threadId)}`,
+      '/v1/inboxes/demo/messages/absent%40nowhere',
+    ]) {
+      const [archive, cluster] = await Promise.all([get(overArchive, path), get(overReplicated, path)]);
+      expect(cluster.status, `${path}: ${cluster.body}`).toBe(archive.status);
+      expect(cluster.body.toString('utf8'), path).toBe(archive.body.toString('utf8'));
+    }
+    // Lists and searches: the same messages (page tokens are each backend's own).
+    const list = '/v1/inboxes/demo/messages?from=laura&limit=5';
+    const [archiveList, clusterList] = await Promise.all([
+      getJson(overArchive, list),
+      getJson(overReplicated, list),
+    ]);
+    expect(clusterList.json.messages).toEqual(archiveList.json.messages);
+    const search = await getJson(overReplicated, '/v1/inboxes/demo/messages/search?q=INV-4471&limit=100');
+    expect(search.json.messages.map((m: MessageHit) => m.messageId).sort()).toEqual(
+      sqliteMatches('INV-4471').sort(),
+    );
+    // Another tenant's key: demo does not exist for it, on either backend.
+    for (const served of [overArchive, overReplicated])
+      expect(
+        (await getJson(served, '/v1/inboxes/demo/messages/search?q=invoice', served.otherKey)).json.error
+          .code,
+      ).toBe('not_found');
+    // What the cluster does not hold is named, not answered from the empty local archive.
+    const retrieve = await fetch(`${overReplicated.server.url}/v1/inboxes/demo/retrieve`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${overReplicated.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ question: 'what was the invoice total?' }),
+    });
+    expect(retrieve.status).toBe(501);
+    expect(((await retrieve.json()) as ApiBody).error.code).toBe('not_supported');
+
+    // MCP over HTTP: the agent's view of a thread and an attachment is the archive's.
+    const connect = async (served: Served) => {
+      const client = new Client({ name: 'mailsift-test', version: '1.0.0' });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`${served.server.url}/mcp`), {
+          requestInit: { headers: { authorization: `Bearer ${served.key}` } },
+        }),
+      );
+      return client;
+    };
+    const text = async (client: Client, name: string, args: Record<string, unknown>) =>
+      ((await client.callTool({ name, arguments: args })) as { content: Array<{ text: string }> }).content[0]
+        ?.text;
+    const [archiveMcp, clusterMcp] = await Promise.all([connect(overArchive), connect(overReplicated)]);
+    const calls: Array<[string, Record<string, unknown>]> = [
+      ['get_thread', { inboxId: 'demo', threadId: message.threadId }],
+      ['get_message', { inboxId: 'demo', messageId: message.messageId }],
+      [
+        'get_attachment',
+        { inboxId: 'demo', threadId: message.threadId, attachmentId: `0:${message.messageId}` },
+      ],
+      ['list_inboxes', {}],
+    ];
+    const expected = new Map<string, string | undefined>();
+    for (const [name, args] of calls) {
+      expected.set(name, await text(archiveMcp, name, args));
+      expect(await text(clusterMcp, name, args), name).toBe(expected.get(name));
+    }
+    await Promise.all([archiveMcp.close(), clusterMcp.close()]);
+
+    // `mailsift mcp` over stdio with the cluster backend, from the keys-only archive.
+    const stdio = new Client({ name: 'mailsift-test', version: '1.0.0' });
+    await stdio.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [CLI, 'mcp', '--db', keysPath, '--no-drain'],
+        env: {
+          ...(process.env as Record<string, string>),
+          MAILSIFT_BACKEND: 'opensearch',
+          MAILSIFT_OPENSEARCH_NODES: nodeUrls(cluster as ClusterState).join(','),
+          MAILSIFT_OPENSEARCH_INDEX: replicated.index,
+        },
+        stderr: 'pipe',
+      }),
+    );
+    try {
+      for (const [name, args] of calls.slice(0, 2))
+        expect(await text(stdio, name, args), name).toBe(expected.get(name));
+    } finally {
+      await stdio.close();
+    }
+  });
+
   it('answers the CLI without an archive file, checks the copy against one; exit code 6 when no node answers', () => {
     const env = {
       MAILSIFT_BACKEND: 'opensearch',
@@ -233,6 +478,24 @@ describe('opensearch backend', () => {
     expect(JSON.parse(list.stdout).messages).toEqual(
       sample.engine.listMessages({ from: 'laura', limit: 3 }).messages,
     );
+    // show, thread and attachment print what they print from the archive.
+    const sqliteEnv = { MAILSIFT_DB: join(sample.root, 'archive.db') };
+    const [attached] = sample.engine.archive.db
+      .prepare('SELECT message_id FROM messages WHERE attachment_count > 0 ORDER BY id')
+      .pluck()
+      .all() as string[];
+    for (const args of [
+      ['show', attached],
+      ['--json', 'show', attached],
+      ['show', '--raw', attached],
+      ['thread', attached],
+      ['--json', 'thread', attached],
+      ['--json', 'attachment', attached, '0'],
+    ] as string[][]) {
+      const cluster = runCli(args, env);
+      expect(cluster.status, cluster.stderr).toBe(0);
+      expect(cluster.stdout).toBe(runCli(args, sqliteEnv).stdout);
+    }
     expect(existsSync(env.MAILSIFT_DB)).toBe(false);
     const check = runCli(['--json', 'check', '--backend', 'opensearch'], {
       ...env,
@@ -285,6 +548,9 @@ describe('opensearch backend', () => {
     }
     expect(attempts).toBeGreaterThan(1);
     await expect(listMessages(single, { limit: 5 })).rejects.toMatchObject({ code: 'index_unavailable' });
+    // Over HTTP: 503 index_unavailable, never a short 200.
+    const served = await getJson(overSingle, `/v1/inboxes/demo/messages/search?q=${q}&limit=100`);
+    expect(served).toMatchObject({ status: 503, json: { error: { code: 'index_unavailable' } } });
 
     // With a replica, once the survivors hold every shard (the index yellow: the lost copies'
     // replicas promoted; the cluster stays red for the replica-less index), answers are complete.
@@ -294,6 +560,16 @@ describe('opensearch backend', () => {
     );
     expect(health).toMatchObject({ timed_out: false });
     expect((await openSearchPages(replicated, { q, limit: 100 })).flat().sort()).toEqual(complete);
+    const servedPages: string[] = [];
+    let path = `/v1/inboxes/demo/messages/search?q=${q}&limit=100`;
+    for (;;) {
+      const page = await getJson(overReplicated, path);
+      expect(page.status).toBe(200);
+      servedPages.push(...page.json.messages.map((m: MessageHit) => m.messageId));
+      if (!page.json.nextPageToken) break;
+      path = `/v1/inboxes/demo/messages/search?q=${q}&limit=100&pageToken=${encodeURIComponent(page.json.nextPageToken)}`;
+    }
+    expect(servedPages.sort()).toEqual(complete);
   }, 120_000);
 });
 

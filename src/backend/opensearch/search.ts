@@ -240,6 +240,9 @@ async function rankedPage(target: OpenSearchTarget, params: unknown, mode: Mode)
       param: 'q',
     });
   const groups = parseQuery(request.q, { languages: await indexedLanguages(target) });
+  // Nothing searchable (only syntax characters): no match, as on SQLite. A bool query without
+  // `must` clauses would match every message.
+  if (groups.length === 0) return { request, hits: [], nextPageToken: null };
   const print = fingerprint([
     `opensearch:${mode}`,
     groups.map((g) => [g.parts, g.compound]),

@@ -3,13 +3,26 @@
 // rebuilds the cluster's copy from the archive (`reindex --backend opensearch`).
 
 import { randomUUID } from 'node:crypto';
-import { type Db, loadMessages, type StoredMessage, sql } from '../../store/index.js';
+import {
+  type Db,
+  loadMessages,
+  loadRawDeflated,
+  type StoredMessage,
+  sql,
+  threadPath,
+} from '../../store/index.js';
 import type { OpenSearchClient } from './client.js';
-import { type IndexOptions, indexBody, type MessageDocument, toDocument } from './mapping.js';
+import { type IndexOptions, indexBody, type MessageDocument, READ_FIELDS, toDocument } from './mapping.js';
 import type { OpenSearchTarget } from './search.js';
 
-/** Messages read from the archive and sent per bulk request (~3-6 MB of NDJSON). */
+/** Messages read from the archive at a time. */
 const BATCH = 500;
+/**
+ * Most NDJSON bytes per bulk request: documents carry their message's original bytes, so
+ * 500 of them can exceed OpenSearch's 100 MB request limit (http.max_content_length); a
+ * document alone above it is sent alone (and refused by the cluster).
+ */
+const BULK_BYTES = 16 * 1024 * 1024;
 
 interface BulkResponse {
   readonly errors: boolean;
@@ -22,7 +35,11 @@ export async function ensureIndex(
   index: string,
   options: IndexOptions = {},
 ): Promise<boolean> {
-  if (await client.exists(`/${index}`)) return false;
+  if (await client.exists(`/${index}`)) {
+    // An index made before the documents held what the read commands answer from.
+    await client.request('PUT', `/${index}/_mapping`, { properties: READ_FIELDS });
+    return false;
+  }
   // wait_for_active_shards=all: the first write must not race the shards' allocation.
   await client.request('PUT', `/${index}?wait_for_active_shards=all`, indexBody(options));
   return true;
@@ -35,17 +52,43 @@ export async function writeDocuments(
   documents: readonly (MessageDocument & { readonly generation?: string })[],
   options: { refresh?: boolean } = {},
 ): Promise<void> {
-  if (documents.length === 0) return;
-  const lines: string[] = [];
-  for (const document of documents) {
-    lines.push(JSON.stringify({ index: { _index: index, _id: document.uid } }), JSON.stringify(document));
-  }
   const refresh = options.refresh ? '?refresh=wait_for' : '';
-  const response = await client.request<BulkResponse>('POST', `/_bulk${refresh}`, `${lines.join('\n')}\n`);
-  if (!response.errors) return;
-  const failed = response.items.map((item) => Object.values(item)[0]).filter((r) => r && r.status >= 300);
-  throw new Error(
-    `bulk write: ${failed.length} of ${documents.length} rejected: ${JSON.stringify(failed[0])}`,
+  let lines: string[] = [];
+  let bytes = 0;
+  const send = async (): Promise<void> => {
+    if (lines.length === 0) return;
+    const body = `${lines.join('\n')}\n`;
+    lines = [];
+    bytes = 0;
+    const response = await client.request<BulkResponse>('POST', `/_bulk${refresh}`, body);
+    if (!response.errors) return;
+    const failed = response.items.map((item) => Object.values(item)[0]).filter((r) => r && r.status >= 300);
+    throw new Error(
+      `bulk write: ${failed.length} of ${response.items.length} rejected: ${JSON.stringify(failed[0])}`,
+    );
+  };
+  for (const document of documents) {
+    const action = JSON.stringify({ index: { _index: index, _id: document.uid } });
+    const source = JSON.stringify(document);
+    if (bytes > 0 && bytes + action.length + source.length > BULK_BYTES) await send();
+    lines.push(action, source);
+    bytes += action.length + source.length + 2;
+  }
+  await send();
+}
+
+/** The documents of stored messages: each with its original bytes, thread path and its thread's former ids. */
+export function documentsOf(db: Db, messages: readonly StoredMessage[]): MessageDocument[] {
+  const aliases = sql(
+    db,
+    'SELECT old_id FROM thread_aliases WHERE inbox_id = ? AND new_id = ? ORDER BY old_id',
+  );
+  return messages.map((message) =>
+    toDocument(message, {
+      rawDeflated: loadRawDeflated(db, message.rowid),
+      threadPath: threadPath(db, message),
+      threadAliases: aliases.pluck().all(message.inboxId, message.threadId) as string[],
+    }),
   );
 }
 
@@ -96,7 +139,7 @@ export async function syncArchive(
   const languages = new Set<string>();
   for (let i = 0; i < ids.length; i += BATCH) {
     const batch = [...loadMessages(db, ids.slice(i, i + BATCH)).values()] as StoredMessage[];
-    const documents = batch.map((message) => ({ ...toDocument(message), generation }));
+    const documents = documentsOf(db, batch).map((document) => ({ ...document, generation }));
     for (const document of documents) if (document.language !== null) languages.add(document.language);
     await writeDocuments(client, index, documents);
     options.onProgress?.(Math.min(i + BATCH, ids.length), ids.length);

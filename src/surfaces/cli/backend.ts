@@ -7,7 +7,7 @@ import type { Mailsift } from '../../engine.js';
 import { type GlobalOptions, withEngine } from './context.js';
 
 export interface BackendRuns<T> {
-  readonly sqlite: (engine: Mailsift) => T;
+  readonly sqlite: (engine: Mailsift) => T | Promise<T>;
   readonly opensearch: (target: OpenSearchTarget) => Promise<T>;
 }
 

@@ -42,6 +42,7 @@ const EXIT_CODES: Partial<Record<ErrorCode, number>> = {
   invalid_argument: 2,
   unknown_parameter: 2,
   invalid_page_token: 2,
+  not_supported: 2,
   not_found: 3,
   no_such_item: 3,
   unreadable: 4,

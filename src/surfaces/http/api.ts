@@ -1,6 +1,8 @@
-// The operations the HTTP API and the MCP server share, seen through one principal: every
-// inbox is checked against the key's scope (an inbox the key may not see is reported
-// exactly like one that does not exist) and every page token is bound to the key.
+// The operations the HTTP API and the MCP server share (`MailService`), seen through one
+// principal: every inbox is checked against the key's scope (an inbox the key may not see is
+// reported exactly like one that does not exist) and every page token is bound to the key.
+// `MailApi` answers them from the archive; `ClusterMailApi` (cluster-api.ts) from an
+// OpenSearch cluster.
 
 import type { z } from 'zod';
 import type { Principal } from '../../auth/index.js';
@@ -26,9 +28,14 @@ import {
   type ThreadSearchResult,
 } from '../../search/index.js';
 import { type Db, type StoredMessage, sql } from '../../store/index.js';
-import { type AttachmentContent, attachmentText, loadAttachment } from './attachments.js';
+import {
+  type AttachmentContent,
+  loadAttachment,
+  type ThreadAttachment,
+  threadAttachment,
+} from './attachments.js';
 import { type InboxList, type InboxSummary, inboxSummary, listInboxes } from './inboxes.js';
-import { unwrapPageToken, wrapPageToken } from './page-tokens.js';
+import { KeyPageTokens } from './page-tokens.js';
 import { parseWith } from './param-schemas.js';
 import { boundedProviders, type RagProviders } from './rag-providers.js';
 import { askBodySchema, retrieveBodySchema } from './rag-schemas.js';
@@ -60,9 +67,30 @@ export interface ThreadList {
   readonly threads: ThreadItem[];
 }
 
-export class MailApi {
+type Awaitable<T> = T | Promise<T>;
+
+/** What the HTTP routes and MCP tools call, whichever backend answers. */
+export interface MailService {
+  readonly principal: Principal;
+  listInboxes(params: { limit?: number; pageToken?: string }): Awaitable<InboxList>;
+  getInbox(name: string): Awaitable<InboxSummary>;
+  searchMessages(inbox: string, params: Params): Awaitable<MessageSearchResult>;
+  searchThreads(inbox: string, params: Params): Awaitable<ThreadSearchResult>;
+  listMessages(inbox: string, params: Params): Awaitable<ListResult>;
+  listThreads(inbox: string, params: Params): Awaitable<ThreadList>;
+  getMessage(inbox: string, messageId: string): Awaitable<StoredMessage>;
+  getRaw(inbox: string, messageId: string): Awaitable<Buffer>;
+  getThread(inbox: string, threadId: string): Awaitable<ThreadView>;
+  getAttachment(inbox: string, messageId: string, attachmentId: string): Promise<AttachmentContent>;
+  getThreadAttachment(inbox: string, threadId: string, attachmentId: string): Promise<ThreadAttachment>;
+  listDecisions(inbox: string, params: Params): Awaitable<DecisionsJson>;
+  retrieve(inbox: string, body: unknown): Promise<RetrievalResult>;
+  ask(inbox: string, body: unknown): Promise<Answer>;
+}
+
+export class MailApi implements MailService {
   readonly db: Db;
-  private readonly secret: string;
+  private readonly tokens: KeyPageTokens;
   private readonly providers: ReturnType<typeof boundedProviders>;
 
   constructor(
@@ -71,7 +99,7 @@ export class MailApi {
     providers: RagProviders = {},
   ) {
     this.db = engine.archive.db;
-    this.secret = indexSecret(this.db);
+    this.tokens = new KeyPageTokens(indexSecret(this.db), principal.keyId);
     this.providers = boundedProviders(providers);
   }
 
@@ -99,20 +127,20 @@ export class MailApi {
 
   searchMessages(inbox: string, params: Params): MessageSearchResult {
     this.inbox(inbox);
-    const result = searchMessages(this.db, this.inner(params, inbox));
-    return { ...result, nextPageToken: this.wrap(result.nextPageToken) };
+    const result = searchMessages(this.db, this.tokens.inner(params, inbox));
+    return { ...result, nextPageToken: this.tokens.wrap(result.nextPageToken) };
   }
 
   searchThreads(inbox: string, params: Params): ThreadSearchResult {
     this.inbox(inbox);
-    const result = searchThreads(this.db, this.inner(params, inbox));
-    return { ...result, nextPageToken: this.wrap(result.nextPageToken) };
+    const result = searchThreads(this.db, this.tokens.inner(params, inbox));
+    return { ...result, nextPageToken: this.tokens.wrap(result.nextPageToken) };
   }
 
   listMessages(inbox: string, params: Params): ListResult {
     this.inbox(inbox);
-    const result = listMessages(this.db, this.inner(params, inbox));
-    return { ...result, nextPageToken: this.wrap(result.nextPageToken) };
+    const result = listMessages(this.db, this.tokens.inner(params, inbox));
+    return { ...result, nextPageToken: this.tokens.wrap(result.nextPageToken) };
   }
 
   /**
@@ -130,7 +158,7 @@ export class MailApi {
         param: 'limit',
       });
     }
-    let token = pageToken === undefined ? undefined : this.unwrap(pageToken);
+    let token = pageToken === undefined ? undefined : this.tokens.unwrap(pageToken);
     const threads: ThreadItem[] = [];
     for (let scanned = 0; scanned < MAX_THREAD_SCAN_PAGES && threads.length < limit; scanned++) {
       const page = listMessages(this.db, {
@@ -145,7 +173,7 @@ export class MailApi {
       token = page.nextPageToken ?? undefined;
       if (!token) break;
     }
-    return { count: threads.length, limit, nextPageToken: this.wrap(token ?? null), threads };
+    return { count: threads.length, limit, nextPageToken: this.tokens.wrap(token ?? null), threads };
   }
 
   getMessage(inbox: string, messageId: string): StoredMessage {
@@ -168,26 +196,10 @@ export class MailApi {
   }
 
   /** Metadata and text of an attachment addressed within a thread as `<ordinal>:<messageId>`. */
-  async getThreadAttachment(inbox: string, threadId: string, attachmentId: string) {
-    const colon = attachmentId.indexOf(':');
-    const messageId = colon < 0 ? '' : attachmentId.slice(colon + 1);
-    const thread = this.getThread(inbox, threadId);
-    const entry = thread.entries.find((e) => e.message.messageId === messageId.replace(/^<|>$/g, ''));
-    if (!entry) {
-      throw new MailsiftError(
-        'no_such_item',
-        `no attachment '${attachmentId.slice(0, 200)}' in thread ${thread.threadId}`,
-        {
-          param: 'attachmentId',
-        },
-      );
-    }
-    const attachment = await loadAttachment(this.db, entry.message, attachmentId.slice(0, colon));
-    return {
-      attachment,
-      message: entry.message,
-      text: await attachmentText(attachment),
-    };
+  getThreadAttachment(inbox: string, threadId: string, attachmentId: string): Promise<ThreadAttachment> {
+    return threadAttachment(this.getThread(inbox, threadId), attachmentId, (message, ordinal) =>
+      loadAttachment(this.db, message, ordinal),
+    );
   }
 
   /** A page of what the inbox's threads decided, newest first, each with its verbatim evidence. */
@@ -199,10 +211,10 @@ export class MailApi {
       findDecisions(this.db, {
         ...checked,
         inbox: name,
-        ...(pageToken === undefined ? {} : { pageToken: this.unwrap(pageToken) }),
+        ...(pageToken === undefined ? {} : { pageToken: this.tokens.unwrap(pageToken) }),
       }),
     );
-    return { ...found, nextPageToken: this.wrap(found.nextPageToken) };
+    return { ...found, nextPageToken: this.tokens.wrap(found.nextPageToken) };
   }
 
   /** The context pack for a question over one inbox (keyword-only without an embedder, `degraded` when it failed). */
@@ -256,21 +268,5 @@ export class MailApi {
       preview,
       messageCount,
     };
-  }
-
-  private inner(params: Params, inbox: string): Params {
-    const { pageToken, ...rest } = params;
-    return { ...rest, inbox, ...(pageToken === undefined ? {} : { pageToken: this.unwrap(pageToken) }) };
-  }
-
-  private unwrap(token: unknown): string {
-    if (typeof token !== 'string') {
-      throw new MailsiftError('invalid_argument', 'pageToken: must be a string', { param: 'pageToken' });
-    }
-    return unwrapPageToken(this.secret, this.principal.keyId, token);
-  }
-
-  private wrap(token: string | null): string | null {
-    return wrapPageToken(this.secret, this.principal.keyId, token);
   }
 }

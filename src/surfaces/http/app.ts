@@ -22,7 +22,7 @@ import {
 import { messageJson } from '../cli/format.js';
 import { webUi } from '../web/index.js';
 import type { RequestActivity } from './activity.js';
-import { MailApi } from './api.js';
+import { MailApi, type MailService } from './api.js';
 import { openApiDocument } from './openapi.js';
 import { queryParams } from './query.js';
 import type { RagProviders } from './rag-providers.js';
@@ -48,10 +48,15 @@ export type HttpErrorCode =
 export type LogLine = Record<string, string | number | null>;
 
 /** Handles one MCP-over-HTTP request for an authenticated principal (see surfaces/mcp). */
-export type McpHttpHandler = (api: MailApi, request: Request, body: unknown) => Promise<Response>;
+export type McpHttpHandler = (api: MailService, request: Request, body: unknown) => Promise<Response>;
 
 export interface AppOptions {
   readonly engine: Mailsift;
+  /**
+   * Who answers the API for a principal; default the archive's MailApi. Given (the cluster's,
+   * ClusterMailApi), the web UI, which reads the archive, is not served.
+   */
+  readonly api?: (principal: Principal) => MailService;
   /** false only for local single-user use: every request acts with access to every inbox. */
   readonly auth: boolean;
   readonly mcp?: McpHttpHandler;
@@ -72,7 +77,7 @@ export interface AppOptions {
 /** A health report is reused this long: the consistency check reads the whole FTS index. */
 const HEALTH_CACHE_MS = 5000;
 
-type Env = { Variables: { api: MailApi; keyId: string | null } };
+type Env = { Variables: { api: MailService; keyId: string | null } };
 
 const STATUS: Partial<Record<HttpErrorCode, number>> = {
   invalid_argument: 400,
@@ -83,6 +88,7 @@ const STATUS: Partial<Record<HttpErrorCode, number>> = {
   not_found: 404,
   method_not_allowed: 405,
   payload_too_large: 413,
+  not_supported: 501,
   index_unavailable: 503,
 };
 
@@ -232,7 +238,7 @@ export function createApp(options: AppOptions): Hono<Env> {
       principal = found;
     }
     c.set('keyId', principal.keyId);
-    c.set('api', new MailApi(options.engine, principal, options.providers));
+    c.set('api', options.api?.(principal) ?? new MailApi(options.engine, principal, options.providers));
     await next();
   };
   app.use('/v1/*', authenticated);
@@ -242,27 +248,29 @@ export function createApp(options: AppOptions): Hono<Env> {
   const inboxOf = (c: Context<Env>) => c.req.param('inboxId') ?? '';
   const noQuery = (c: Context<Env>) => queryParams(c.req.url, noQuerySchema);
 
-  app.get('/v1/inboxes', (c) => c.json(api(c).listInboxes(queryParams(c.req.url, inboxPageSchema))));
-  app.get('/v1/inboxes/:inboxId', (c) => c.json(api(c).getInbox(inboxOf(c))));
-  app.get('/v1/inboxes/:inboxId/messages/search', (c) =>
-    c.json(api(c).searchMessages(inboxOf(c), queryParams(c.req.url, searchQuerySchema))),
+  app.get('/v1/inboxes', async (c) =>
+    c.json(await api(c).listInboxes(queryParams(c.req.url, inboxPageSchema))),
   );
-  app.get('/v1/inboxes/:inboxId/threads/search', (c) =>
-    c.json(api(c).searchThreads(inboxOf(c), queryParams(c.req.url, searchQuerySchema))),
+  app.get('/v1/inboxes/:inboxId', async (c) => c.json(await api(c).getInbox(inboxOf(c))));
+  app.get('/v1/inboxes/:inboxId/messages/search', async (c) =>
+    c.json(await api(c).searchMessages(inboxOf(c), queryParams(c.req.url, searchQuerySchema))),
   );
-  app.get('/v1/inboxes/:inboxId/messages', (c) =>
-    c.json(api(c).listMessages(inboxOf(c), queryParams(c.req.url, listQuerySchema))),
+  app.get('/v1/inboxes/:inboxId/threads/search', async (c) =>
+    c.json(await api(c).searchThreads(inboxOf(c), queryParams(c.req.url, searchQuerySchema))),
   );
-  app.get('/v1/inboxes/:inboxId/threads', (c) =>
-    c.json(api(c).listThreads(inboxOf(c), queryParams(c.req.url, listThreadsQuerySchema))),
+  app.get('/v1/inboxes/:inboxId/messages', async (c) =>
+    c.json(await api(c).listMessages(inboxOf(c), queryParams(c.req.url, listQuerySchema))),
   );
-  app.get('/v1/inboxes/:inboxId/messages/:messageId', (c) => {
+  app.get('/v1/inboxes/:inboxId/threads', async (c) =>
+    c.json(await api(c).listThreads(inboxOf(c), queryParams(c.req.url, listThreadsQuerySchema))),
+  );
+  app.get('/v1/inboxes/:inboxId/messages/:messageId', async (c) => {
     noQuery(c);
-    return c.json(messageJson(api(c).getMessage(inboxOf(c), c.req.param('messageId'))));
+    return c.json(messageJson(await api(c).getMessage(inboxOf(c), c.req.param('messageId'))));
   });
-  app.get('/v1/inboxes/:inboxId/messages/:messageId/raw', (c) => {
+  app.get('/v1/inboxes/:inboxId/messages/:messageId/raw', async (c) => {
     noQuery(c);
-    const raw = api(c).getRaw(inboxOf(c), c.req.param('messageId'));
+    const raw = await api(c).getRaw(inboxOf(c), c.req.param('messageId'));
     return c.body(new Uint8Array(raw), 200, {
       'Content-Type': 'message/rfc822',
       'X-Content-Type-Options': 'nosniff',
@@ -283,9 +291,9 @@ export function createApp(options: AppOptions): Hono<Env> {
       'Content-Security-Policy': 'sandbox',
     });
   });
-  app.get('/v1/inboxes/:inboxId/threads/:threadId', (c) => {
+  app.get('/v1/inboxes/:inboxId/threads/:threadId', async (c) => {
     noQuery(c);
-    const thread = api(c).getThread(inboxOf(c), c.req.param('threadId'));
+    const thread = await api(c).getThread(inboxOf(c), c.req.param('threadId'));
     return c.json({
       inboxId: thread.inbox,
       threadId: thread.threadId,
@@ -294,8 +302,8 @@ export function createApp(options: AppOptions): Hono<Env> {
     });
   });
 
-  app.get('/v1/inboxes/:inboxId/decisions', (c) =>
-    c.json(api(c).listDecisions(inboxOf(c), queryParams(c.req.url, decisionsQuerySchema))),
+  app.get('/v1/inboxes/:inboxId/decisions', async (c) =>
+    c.json(await api(c).listDecisions(inboxOf(c), queryParams(c.req.url, decisionsQuerySchema))),
   );
 
   app.post('/v1/inboxes/:inboxId/retrieve', async (c) => {
@@ -316,7 +324,7 @@ export function createApp(options: AppOptions): Hono<Env> {
   );
 
   // The web UI for people, on the same port (after the API's routes, which it never shadows).
-  app.route('/', webUi({ ...options, health }));
+  if (!options.api) app.route('/', webUi({ ...options, health }));
 
   return app;
 }

@@ -5,7 +5,7 @@
 import { extractAttachment } from '../../attachments/index.js';
 import { MailsiftError } from '../../core/errors.js';
 import { loadAttachmentContent } from '../../pipeline/attachment-content.js';
-import type { Db, StoredAttachment, StoredMessage } from '../../store/index.js';
+import type { Db, StoredAttachment, StoredMessage, ThreadView } from '../../store/index.js';
 
 export interface AttachmentContent {
   readonly attachmentId: string;
@@ -25,6 +25,36 @@ export function attachmentOrdinal(attachmentId: string): number {
     );
   }
   return Number(attachmentId);
+}
+
+/** An attachment of a thread's message, with the message and the attachment's text. */
+export interface ThreadAttachment {
+  readonly attachment: AttachmentContent;
+  readonly message: StoredMessage;
+  readonly text: string | null;
+}
+
+/** Finds `<ordinal>:<messageId>` among a thread's messages and loads it with `load`. */
+export async function threadAttachment(
+  thread: ThreadView | Promise<ThreadView>,
+  attachmentId: string,
+  load: (message: StoredMessage, ordinal: string) => Promise<AttachmentContent>,
+): Promise<ThreadAttachment> {
+  const colon = attachmentId.indexOf(':');
+  const messageId = colon < 0 ? '' : attachmentId.slice(colon + 1);
+  const { threadId, entries } = await thread;
+  const entry = entries.find((e) => e.message.messageId === messageId.replace(/^<|>$/g, ''));
+  if (!entry) {
+    throw new MailsiftError(
+      'no_such_item',
+      `no attachment '${attachmentId.slice(0, 200)}' in thread ${threadId}`,
+      {
+        param: 'attachmentId',
+      },
+    );
+  }
+  const attachment = await load(entry.message, attachmentId.slice(0, colon));
+  return { attachment, message: entry.message, text: await attachmentText(attachment) };
 }
 
 export async function loadAttachment(

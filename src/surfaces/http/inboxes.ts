@@ -33,6 +33,27 @@ export function listInboxes(
   db: Db,
   options: { limit?: number; pageToken?: string; visible: readonly string[] | null },
 ): InboxList {
+  const rows = sql(db, 'SELECT id, name FROM inboxes ORDER BY name').all() as Array<{
+    id: number;
+    name: string;
+  }>;
+  const byName = new Map(rows.map((row) => [row.name, row]));
+  return inboxPage(
+    rows.map((row) => row.name),
+    options,
+    (name) => inboxSummary(db, byName.get(name) as { id: number; name: string }),
+  );
+}
+
+/**
+ * One page of inboxes out of `names` (in name order): those `visible` lets through after the
+ * page token's name, each summarised by `summary`.
+ */
+export function inboxPage(
+  names: readonly string[],
+  options: { limit?: number; pageToken?: string; visible: readonly string[] | null },
+  summary: (name: string) => InboxSummary,
+): InboxList {
   const limit = options.limit ?? MAX_INBOX_LIMIT;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_INBOX_LIMIT) {
     throw new MailsiftError('invalid_argument', `limit: must be an integer from 1 to ${MAX_INBOX_LIMIT}`, {
@@ -48,16 +69,13 @@ export function listInboxes(
       throw new MailsiftError('invalid_page_token', 'pageToken is malformed', { param: 'pageToken' });
     after = decoded;
   }
-  const rows = (
-    sql(db, 'SELECT id, name FROM inboxes WHERE name > ? ORDER BY name').all(after) as Array<{
-      id: number;
-      name: string;
-    }>
-  ).filter((row) => options.visible === null || options.visible.includes(row.name));
-  const page = rows.slice(0, limit);
+  const visible = names.filter(
+    (name) => name > after && (options.visible === null || options.visible.includes(name)),
+  );
+  const page = visible.slice(0, limit);
   const last = page[page.length - 1];
   const nextPageToken =
-    rows.length > limit && last ? `i1.${Buffer.from(last.name, 'utf8').toString('base64url')}` : null;
-  const inboxes = page.map((row) => inboxSummary(db, row));
+    visible.length > limit && last ? `i1.${Buffer.from(last, 'utf8').toString('base64url')}` : null;
+  const inboxes = page.map(summary);
   return { count: inboxes.length, limit, nextPageToken, inboxes };
 }

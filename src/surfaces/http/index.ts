@@ -2,7 +2,7 @@
 // operations it shares with the MCP server, and the OpenAPI document generated from its schemas.
 
 export { RequestActivity } from './activity.js';
-export { MailApi, type Params, type ThreadItem, type ThreadList } from './api.js';
+export { MailApi, type MailService, type Params, type ThreadItem, type ThreadList } from './api.js';
 export { type AppOptions, createApp, type LogLine, MAX_BODY_BYTES, type McpHttpHandler } from './app.js';
 export { type InboxList, type InboxSummary, listInboxes } from './inboxes.js';
 export { openApiDocument } from './openapi.js';

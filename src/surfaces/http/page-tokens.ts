@@ -34,3 +34,28 @@ export function unwrapPageToken(secret: string, keyId: string, token: string): s
   }
   return inner;
 }
+
+/** One key's page tokens: the search layer's tokens wrapped going out, checked and unwrapped coming in. */
+export class KeyPageTokens {
+  constructor(
+    private readonly secret: string,
+    private readonly keyId: string,
+  ) {}
+
+  /** The search layer's parameters of a request: the inbox of the path, the token unwrapped. */
+  inner(params: Record<string, unknown>, inbox: string): Record<string, unknown> {
+    const { pageToken, ...rest } = params;
+    return { ...rest, inbox, ...(pageToken === undefined ? {} : { pageToken: this.unwrap(pageToken) }) };
+  }
+
+  unwrap(token: unknown): string {
+    if (typeof token !== 'string') {
+      throw new MailsiftError('invalid_argument', 'pageToken: must be a string', { param: 'pageToken' });
+    }
+    return unwrapPageToken(this.secret, this.keyId, token);
+  }
+
+  wrap(token: string | null): string | null {
+    return wrapPageToken(this.secret, this.keyId, token);
+  }
+}

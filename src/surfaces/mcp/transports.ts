@@ -3,7 +3,7 @@
 
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import type { MailApi, McpHttpHandler, RequestActivity } from '../http/index.js';
+import type { MailService, McpHttpHandler, RequestActivity } from '../http/index.js';
 import { createMcpServer } from './tools.js';
 
 /**
@@ -25,7 +25,7 @@ export const handleMcpHttp: McpHttpHandler = async (api, request, body) => {
  * Serves MCP on stdin/stdout until the client closes the pipe; resolves then. `activity` hears
  * each tool call, so the process's background drain can wait for a quiet moment.
  */
-export async function serveMcpStdio(api: MailApi, activity?: RequestActivity): Promise<void> {
+export async function serveMcpStdio(api: MailService, activity?: RequestActivity): Promise<void> {
   const server = createMcpServer(api, activity);
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {

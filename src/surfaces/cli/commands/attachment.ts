@@ -3,7 +3,8 @@
 import { writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { MailsiftError } from '../../../core/errors.js';
-import { type GlobalOptions, printJson, printLine, withEngine } from '../context.js';
+import { withBackend } from '../backend.js';
+import { type GlobalOptions, printJson, printLine } from '../context.js';
 
 export function registerAttachment(program: Command, globals: () => GlobalOptions): void {
   program
@@ -21,36 +22,38 @@ export function registerAttachment(program: Command, globals: () => GlobalOption
           param: '--out',
         });
       }
-      await withEngine(global, async (engine) => {
-        const { ordinal, attachment, content } = await engine.getAttachment(id, which, options);
-        if (options.out) {
-          await writeFile(options.out, content);
-          if (global.json)
-            printJson({ ordinal, filename: attachment.filename, bytes: content.length, out: options.out });
-          else
-            printLine(
-              `wrote ${content.length} bytes of ${attachment.filename ?? `attachment ${ordinal}`} to ${options.out}`,
-            );
-          return;
-        }
-        const extraction = attachment.extraction;
-        if (global.json) {
-          return printJson({ ordinal, ...attachment, size: attachment.size, extraction });
-        }
-        if (!extraction)
-          throw new MailsiftError('no_such_item', 'this attachment has no extracted text', {
-            param: 'attachment',
-          });
-        if (extraction.status !== 'ok') {
-          throw new MailsiftError(
-            'no_such_item',
-            `no text: extraction ${extraction.status} (${extraction.reason})`,
-            {
-              param: 'attachment',
-            },
-          );
-        }
-        printLine(extraction.text);
+      const { ordinal, attachment, content } = await withBackend(global, {
+        sqlite: (engine) => engine.getAttachment(id, which, options),
+        opensearch: async (target) =>
+          (await import('../../../backend/opensearch/reader.js')).getAttachment(target, id, which, options),
       });
+      if (options.out) {
+        await writeFile(options.out, content);
+        if (global.json)
+          printJson({ ordinal, filename: attachment.filename, bytes: content.length, out: options.out });
+        else
+          printLine(
+            `wrote ${content.length} bytes of ${attachment.filename ?? `attachment ${ordinal}`} to ${options.out}`,
+          );
+        return;
+      }
+      const extraction = attachment.extraction;
+      if (global.json) {
+        return printJson({ ordinal, ...attachment, size: attachment.size, extraction });
+      }
+      if (!extraction)
+        throw new MailsiftError('no_such_item', 'this attachment has no extracted text', {
+          param: 'attachment',
+        });
+      if (extraction.status !== 'ok') {
+        throw new MailsiftError(
+          'no_such_item',
+          `no text: extraction ${extraction.status} (${extraction.reason})`,
+          {
+            param: 'attachment',
+          },
+        );
+      }
+      printLine(extraction.text);
     });
 }

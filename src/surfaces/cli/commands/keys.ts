@@ -2,6 +2,7 @@
 
 import type { Command } from 'commander';
 import type { ApiKeyInfo } from '../../../auth/index.js';
+import { MailsiftError } from '../../../core/errors.js';
 import { type GlobalOptions, printJson, printLine, withEngine } from '../context.js';
 import { collect } from './mcp.js';
 
@@ -25,12 +26,29 @@ export function registerKeys(program: Command, globals: () => GlobalOptions): vo
     .action(async (opts: { inbox?: string[]; name?: string }, command: Command) => {
       const global = options(command);
       const { createKey } = await import('../../../auth/index.js');
-      const created = await withEngine(global, (engine) =>
-        createKey(engine.archive.db, {
+      const { backendKind, openSearchTarget } = await import('../../../backend/opensearch/config.js');
+      // A reader host of the cluster keeps only keys in its archive: the inboxes a key names
+      // are the cluster's, recorded here so the key table can refer to them.
+      const clusterInboxes =
+        backendKind() === 'opensearch' && opts.inbox
+          ? await (await import('../../../backend/opensearch/reader.js')).inboxCounts(openSearchTarget())
+          : null;
+      const created = await withEngine(global, async (engine) => {
+        if (clusterInboxes) {
+          const { MessageStore } = await import('../../../store/index.js');
+          for (const name of opts.inbox ?? []) {
+            if (!clusterInboxes.has(name))
+              throw new MailsiftError('no_such_item', `no inbox named '${name}' on the cluster`, {
+                param: '--inbox',
+              });
+            new MessageStore(engine.archive).inbox(name);
+          }
+        }
+        return createKey(engine.archive.db, {
           ...(opts.inbox ? { inboxes: opts.inbox } : {}),
           ...(opts.name ? { name: opts.name } : {}),
-        }),
-      );
+        });
+      });
       if (global.json) return printJson(created);
       printLine(created.key);
       process.stderr.write(`${describe(created)}\nstore this key now: it is not shown again\n`);

@@ -20,7 +20,7 @@ export function registerMcp(program: Command, globals: () => GlobalOptions): voi
     async (options: { key?: string; inbox?: string[] } & BackgroundDrainFlags) => {
       const [
         { authenticate },
-        { ensureKeywordIndex },
+        { ensureKeywordIndex, indexSecret },
         { keepDecodedHits, startRankThread },
         { MailApi, RequestActivity },
         { serveMcpStdio },
@@ -51,6 +51,13 @@ export function registerMcp(program: Command, globals: () => GlobalOptions): voi
             ...principal,
             inboxes: options.inbox.filter((name) => allowed === null || allowed.includes(name)),
           };
+        }
+        const { backendKind, openSearchTarget } = await import('../../../backend/opensearch/config.js');
+        if (backendKind() === 'opensearch') {
+          // The cluster answers: this archive holds the API keys only, nothing to rank or drain.
+          const { ClusterMailApi } = await import('../../http/cluster-api.js');
+          await serveMcpStdio(new ClusterMailApi(openSearchTarget(), principal, indexSecret(db)));
+          return;
         }
         keepDecodedHits();
         await startRankThread(db);

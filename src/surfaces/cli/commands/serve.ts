@@ -88,6 +88,8 @@ export function registerServe(program: Command, globals: () => GlobalOptions): v
  * in the background (workers take turns); close() stops the drain before the server.
  */
 async function serveHere(path: string, options: ServeOptions): Promise<RunningServer> {
+  const { backendKind } = await import('../../../backend/opensearch/config.js');
+  if (backendKind() === 'opensearch') return serveCluster(path, options);
   const [
     { Mailsift },
     { loadHealthThresholds },
@@ -147,6 +149,45 @@ async function serveHere(path: string, options: ServeOptions): Promise<RunningSe
         await running.close();
       },
     };
+  } catch (error) {
+    engine.close();
+    throw error;
+  }
+}
+
+/**
+ * One server answering from the OpenSearch cluster (MAILSIFT_BACKEND=opensearch): the archive
+ * at `path` is opened for its API keys only (it may hold no mail), so nothing is ranked or
+ * drained here.
+ */
+async function serveCluster(path: string, options: ServeOptions): Promise<RunningServer> {
+  const [
+    { Mailsift },
+    { indexSecret },
+    { openSearchTarget },
+    { startServer },
+    { ClusterMailApi },
+    { handleMcpHttp },
+  ] = await Promise.all([
+    import('../../../engine.js'),
+    import('../../../index/index.js'),
+    import('../../../backend/opensearch/config.js'),
+    import('../../http/index.js'),
+    import('../../http/cluster-api.js'),
+    import('../../mcp/index.js'),
+  ]);
+  const target = openSearchTarget();
+  const engine = Mailsift.open(path);
+  try {
+    const secret = indexSecret(engine.archive.db);
+    return await startServer(engine, {
+      api: (principal) => new ClusterMailApi(target, principal, secret),
+      host: options.host,
+      port: options.port,
+      auth: options.auth,
+      mcp: handleMcpHttp,
+      ...(options.quiet ? {} : { log: (line) => logLine({ ...line, pid: process.pid }) }),
+    });
   } catch (error) {
     engine.close();
     throw error;

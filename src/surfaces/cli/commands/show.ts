@@ -1,7 +1,8 @@
 // mailsift show <messageId> [--raw]
 
 import type { Command } from 'commander';
-import { type GlobalOptions, printJson, printLine, withEngine } from '../context.js';
+import { withBackend } from '../backend.js';
+import { type GlobalOptions, printJson, printLine } from '../context.js';
 import { messageJson, messageText } from '../format.js';
 
 export function registerShow(program: Command, globals: () => GlobalOptions): void {
@@ -13,14 +14,21 @@ export function registerShow(program: Command, globals: () => GlobalOptions): vo
     .option('--raw', 'print the original RFC 5322 bytes')
     .action(async (id: string, options: { inbox?: string; raw?: boolean }) => {
       const global = globals();
-      await withEngine(global, (engine) => {
-        if (options.raw) {
-          process.stdout.write(engine.getRaw(id, options));
-          return;
-        }
-        const message = engine.getMessage(id, options);
-        if (global.json) printJson(messageJson(message));
-        else printLine(messageText(message));
+      const reader = async () => import('../../../backend/opensearch/reader.js');
+      if (options.raw) {
+        process.stdout.write(
+          await withBackend(global, {
+            sqlite: (engine) => engine.getRaw(id, options),
+            opensearch: async (target) => (await reader()).getRaw(target, id, options),
+          }),
+        );
+        return;
+      }
+      const message = await withBackend(global, {
+        sqlite: (engine) => engine.getMessage(id, options),
+        opensearch: async (target) => (await reader()).getMessage(target, id, options),
       });
+      if (global.json) printJson(messageJson(message));
+      else printLine(messageText(message));
     });
 }
