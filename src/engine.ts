@@ -38,14 +38,10 @@ import {
   openArchive,
   resolveThreadId,
   type StoredMessage,
-  type ThreadEntry,
+  type ThreadView,
 } from './store/index.js';
 
-export interface ThreadView {
-  readonly inbox: string;
-  readonly threadId: string;
-  readonly entries: readonly ThreadEntry[];
-}
+export type { ThreadView } from './store/index.js';
 
 export class Mailsift {
   private constructor(readonly archive: Archive) {}
