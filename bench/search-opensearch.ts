@@ -2,7 +2,8 @@
 // 3-node loopback cluster (started here unless MAILSIFT_OPENSEARCH_NODES names one), then
 // the same query kinds timed on both backends side by side, bulk indexing throughput, and
 // what losing a node costs: the time to the first index_unavailable (no replica), and the
-// time until answers are complete again (one replica: promotion; none: the node restarted).
+// time until answers are complete again (one replica: promotion; none: the node restarted);
+// and the read commands (a message, a thread) from each backend.
 
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -14,6 +15,7 @@ import {
   searchMessages as searchOpenSearch,
   syncArchive,
 } from '../src/backend/opensearch/index.js';
+import { getMessage, getThread } from '../src/backend/opensearch/reader.js';
 import { isMailsiftError } from '../src/core/errors.js';
 import type { Mailsift } from '../src/engine.js';
 import { clearRankCache, listMessages, searchMessages } from '../src/search/index.js';
@@ -173,6 +175,24 @@ export async function benchOpenSearch({ engine, sets, print }: OpenSearchBench):
       'filtered lists',
       lists.map((params) => () => listMessages(db, params)),
       lists.map((params) => () => listOpenSearch(target, params)),
+    );
+    // The read commands: a message (show) and its thread, by Message-ID, from the stored
+    // fields of each document against the archive's tables.
+    const sample = db
+      .prepare('SELECT message_id FROM messages ORDER BY id % 97, id LIMIT ?')
+      .pluck()
+      .all(senders.length || 50) as string[];
+    await sideBySide(
+      print,
+      'show (message)',
+      sample.map((id) => () => engine.getMessage(id)),
+      sample.map((id) => () => getMessage(target, id)),
+    );
+    await sideBySide(
+      print,
+      'thread',
+      sample.map((id) => () => engine.getThread(id)),
+      sample.map((id) => () => getThread(target, id)),
     );
     const q = (sets['two words'] ?? [])[0] ?? 'invoice';
     if (started) await nodeLoss(cluster, basePort, target, q, print);
