@@ -1,7 +1,9 @@
 // `mailsift decisions` on the invented threads of test/fixtures/decisions: every decision
-// with verbatim evidence, the unanswered proposal without one, and the filters.
+// with verbatim evidence, the unanswered proposal without one, the filters and pages, and the
+// stored decisions checked by `check` and rebuilt by `reindex`.
 
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../temp.js';
 import { runCli } from './cli.js';
@@ -86,5 +88,25 @@ describe('mailsift decisions (built CLI)', () => {
     expect(text.stdout).toContain('"NAK. This is uapi');
     const bad = runCli(['decisions', '--db', db, '--after', 'yesterday', '--json']);
     expect(bad.status).toBe(2);
+  });
+
+  it('is checked by check and rebuilt by reindex', () => {
+    const check = () => runCli(['check', '--db', db, '--json']);
+    expect(check().status).toBe(0);
+    const connection = new Database(db);
+    connection
+      .prepare("UPDATE decisions SET statement = 'Nothing was decided.' WHERE evidence LIKE '%db-5@%'")
+      .run();
+    connection.close();
+    const altered = check();
+    expect(altered.status).toBe(6);
+    expect((JSON.parse(altered.stdout) as { problems: string[] }).problems.join('\n')).toMatch(
+      /decisions: rows that differ from the record they were derived as: 1/,
+    );
+    const reindex = runCli(['reindex', '--db', db, '--json']);
+    expect(reindex.status, reindex.stderr).toBe(0);
+    expect(JSON.parse(reindex.stdout)).toMatchObject({ decisions: { decisions: 8 } });
+    expect(check().status).toBe(0);
+    expect(decisions('--q', 'postgresql').decisions[0]?.statement).not.toBe('Nothing was decided.');
   });
 });
