@@ -13,9 +13,9 @@ import type { ExtractPendingOptions, ExtractPendingReport } from './pipeline/ext
 import type { IngestOptions, IngestReport } from './pipeline/ingest.js';
 import type { RecleanOptions, RecleanReport } from './pipeline/reclean.js';
 import type { ReextractReport } from './pipeline/reextract.js';
+import { ragIndexHook } from './rag/hook.js';
 import type { Answer, AskOptions, RetrievalResult, RetrieveOptions } from './rag/index.js';
 import { ensureRagTables } from './rag/schema.js';
-import { ragIndexHook } from './rag/sync.js';
 import {
   type ListParams,
   type ListResult,

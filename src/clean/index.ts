@@ -9,9 +9,8 @@ import { splitTails } from './tail.js';
 
 export { htmlToText } from './html.js';
 export { signatureRole } from './signature-role.js';
+export { authoredForIndex, CLEANER_VERSION } from './stored.js';
 
-/** Bumped whenever a rule changes, so evaluations can tell which cleaner produced a result. */
-export const CLEANER_VERSION = '3';
 
 export interface CleanOptions {
   /** HTML beyond this many characters is cut before parsing. */
@@ -120,16 +119,4 @@ export function cleanMessage(
       authored: body.trim(),
     };
   }
-}
-
-/** The authored text capped for indexing; the full text stays in the CleanedBody. */
-export function authoredForIndex(cleaned: CleanedBody, maxChars = 20_000): string {
-  const text = cleaned.authored;
-  if (text.length <= maxChars) return text;
-  let cut = text.lastIndexOf(' ', maxChars);
-  if (cut < maxChars - 200) cut = maxChars;
-  // Never split a surrogate pair.
-  const code = text.charCodeAt(cut - 1);
-  if (code >= 0xd800 && code <= 0xdbff) cut--;
-  return text.slice(0, cut).trimEnd();
 }

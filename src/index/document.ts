@@ -11,7 +11,7 @@ import {
   type TermToken,
   textAnalyzer,
 } from '../analysis/index.js';
-import { authoredForIndex } from '../clean/index.js';
+import { authoredForIndex } from '../clean/stored.js';
 import type { Address, AuthVerdicts } from '../core/types.js';
 import type { StoredMessage } from '../store/index.js';
 import { BULK_KIND, type Column } from './schema.js';

@@ -44,6 +44,7 @@ export { backlogSize, type EmbedOptions, type EmbedReport, embedderProbe, embedP
 export { type Embedder, type EmbedPurpose, type OpenAiEmbedderOptions, openAiEmbedder } from './embedder.js';
 export { ragRetriever } from './eval-retriever.js';
 export { extractFilters, type QuestionFilters } from './filters.js';
+export { ragIndexHook } from './hook.js';
 export {
   GGUF_FILE,
   LOCAL_CHAT_MODEL,
@@ -75,7 +76,7 @@ export {
   summaryProbe,
 } from './summarize.js';
 export { extractiveSummary } from './summary.js';
-export { ragIndexHook, type SyncReport, syncChunks } from './sync.js';
+export { type SyncReport, syncChunks } from './sync.js';
 export { approximateTokens, splitText, type TokenCounter } from './tokens.js';
 export type { DetailScan } from './vector-leg.js';
 export { vectorModel } from './vectors.js';

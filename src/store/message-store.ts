@@ -4,7 +4,7 @@
 // transaction opened by the caller, so a batch commits or rolls back as a whole; the
 // caller flushes (or discards) what the store and its index hooks deferred before it does.
 
-import { CLEANER_VERSION } from '../clean/index.js';
+import { CLEANER_VERSION } from '../clean/stored.js';
 import { linkMessage } from '../thread/index.js';
 import { type Archive, type Db, sql } from './archive.js';
 import { forgetUnusedExtractions } from './attachment-texts.js';

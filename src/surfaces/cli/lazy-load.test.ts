@@ -28,12 +28,19 @@ export async function resolve(specifier, context, next) {
 }
 `;
 
+// The bin's chunks are CommonJS: what they require, builtins included, is written down as asked.
 const RECORDER = (hooks: string) => `import { appendFileSync } from 'node:fs';
-import { createRequire, register } from 'node:module';
+import Module, { createRequire, register } from 'node:module';
 const log = process.env.MODULE_LOG;
 register(${JSON.stringify(pathToFileURL(hooks).href)}, { data: { log } });
 const cache = createRequire(import.meta.url).cache;
-process.on('exit', () => appendFileSync(log, Object.keys(cache).join('\\n') + '\\n'));
+const required = new Set();
+const require = Module.prototype.require;
+Module.prototype.require = function (id) {
+  required.add(id);
+  return require.call(this, id);
+};
+process.on('exit', () => appendFileSync(log, [...Object.keys(cache), ...required].join('\\n') + '\\n'));
 `;
 
 describe('reading commands load no heavy library (built CLI)', () => {
@@ -80,7 +87,11 @@ describe('reading commands load no heavy library (built CLI)', () => {
     // Nor zod, whose ~100 modules took as long to load as node takes to start: search and list
     // validate without it. (Status reads the providers' configuration, which zod checks.)
     if (args[0] !== 'status') expect(loaded.filter((m) => m.includes('/node_modules/zod/'))).toEqual([]);
-    // Nor node:cluster (20-30 ms to load), which only `serve --workers` uses.
+    // Nor node:cluster (20-30 ms to load), which only `serve --workers` uses, nor node:net
+    // (~19 ms), which only servers and IMAP sources use.
     expect(loaded).not.toContain('node:cluster');
+    expect(loaded).not.toContain('node:net');
+    // The bin's own chunks were seen too (CommonJS, by the require hook).
+    expect(loaded.some((m) => /^\.\/main-[\w-]+\.js$/.test(m))).toBe(true);
   });
 });

@@ -8,7 +8,6 @@ import { describeError } from '../../../core/errors.js';
 import type { Mailsift } from '../../../engine.js';
 import { parseDuration } from '../../../health/duration.js';
 import type { ImapOpenOptions, ImapWatcher } from '../../../source/imap/index.js';
-import { isImapUrl } from '../../../source/imap/url.js';
 import { dbPath, type GlobalOptions, printJson, printLine } from '../context.js';
 import { type DrainLimitFlags, withDrainLimitFlags } from '../drain-flags.js';
 import { type ImapFlags, imapOptions, withImapFlags } from '../imap-flags.js';
@@ -49,6 +48,8 @@ export function registerWatch(program: Command, globals: () => GlobalOptions): v
       { drainBacklogs, drainLines },
       { withDrainLease },
       { configuredEmbedder, configuredLlm },
+      // Here, not at the top: the URL module loads node:net, which every command's help would pay.
+      { isImapUrl },
     ] = await Promise.all([
       import('../../../engine.js'),
       import('../../../health/index.js'),
@@ -56,6 +57,7 @@ export function registerWatch(program: Command, globals: () => GlobalOptions): v
       import('../drain.js'),
       import('../drain-lease.js'),
       import('../providers.js'),
+      import('../../../source/imap/url.js'),
     ]);
     const intervalMs = parseDuration(options.interval, '--interval') * 1000;
     const thresholds = loadHealthThresholds();
