@@ -45,3 +45,18 @@ describe('highlights of long text fields', () => {
     expect(quotedHighlights('follow-up', quoted.replace('Follow-up', 'Follow up'))).toBeUndefined();
   });
 });
+
+describe('highlights of the text field', () => {
+  const textHighlights = (q: string, text: string): string[] | undefined =>
+    buildHighlights({ ...EMPTY, text }, 'en', highlightTerms(parseQuery(q, { languages: ['en'] }), new Map()))
+      .text;
+
+  it('mark a word matched only by its stem, and an identifier with no stem to look for', () => {
+    expect(textHighlights('invoices', 'The invoice for March is attached.')).toEqual([
+      'The **invoice** for March is attached.',
+    ]);
+    expect(textHighlights('INV-4471', 'Invoice INV-4471 is attached, as invoiced.')).toEqual([
+      'Invoice **INV-4471** is attached, as invoiced.',
+    ]);
+  });
+});

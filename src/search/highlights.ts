@@ -55,7 +55,10 @@ function identifierSpans(text: string, terms: HighlightTerms): Span[] {
 
 /** The matched spans of a text field: each one token (a word, a stem or a compound). */
 function textSpans(text: string, language: Language | null, terms: HighlightTerms): Span[] {
-  return textAnalyzer(language)
+  // Without stems to find (an identifier, a number), the text's stems are not computed: the
+  // analyzer without a language gives the same words and compounds. Stemming a result's body
+  // was ~50 ms of a CLI search for `INV-4471`.
+  return textAnalyzer(terms.stems.size === 0 ? null : language)
     .analyze(text, 'document')
     .filter((t) => {
       if (t.kind === 'compound')
