@@ -64,6 +64,12 @@ export interface StoredFolder extends FolderState {
   readonly stored: number;
 }
 
+/** What the archive tells a resuming server source about the locations it holds of it. */
+export interface StoredLocations {
+  /** How many of these keys the archive holds a location or a failure of. */
+  count(keys: readonly string[]): number;
+}
+
 /**
  * A folder whose stored locations stand without being listed: all of them (the server says it
  * is unchanged), or all but the keys of `gone` (expunged, as CONDSTORE/QRESYNC reported).
@@ -80,7 +86,7 @@ export interface RemoteSync {
   /** Logs in and checks the folders: throws a typed error naming the source, before any write. */
   connect(): Promise<void>;
   /** Hands the source what the archive recorded at its last complete sync; before scan(). */
-  resume(states: readonly StoredFolder[]): void;
+  resume(states: readonly StoredFolder[], stored: StoredLocations): void;
   /** What the completed scan saw, per folder. */
   states(): readonly FolderState[];
   /**

@@ -308,7 +308,9 @@ async function ingestSource(
   begin();
   try {
     db.prepare('UPDATE sources SET last_run_started_at = ? WHERE id = ?').run(started, sourceId);
-    source.remote?.resume(loadFolderStates(db, sourceId));
+    source.remote?.resume(loadFolderStates(db, sourceId), {
+      count: (keys) => store.countStored(sourceId, keys),
+    });
     for await (const entry of source.scan()) {
       counts.scanned++;
       const known = store.findLocation(sourceId, entry.key);

@@ -263,6 +263,16 @@ export class MessageStore {
     return sql(this.db, `UPDATE locations SET seen_run = :run ${KEPT_IN_FOLDER}`).run(params).changes;
   }
 
+  /** How many of these keys the source holds a location or a failure of. */
+  countStored(sourceId: number, keys: readonly string[]): number {
+    const row = sql(
+      this.db,
+      `SELECT (SELECT count(*) FROM locations WHERE source_id = :sourceId AND key IN (SELECT value FROM json_each(:keys)))
+        + (SELECT count(*) FROM failures WHERE source_id = :sourceId AND key IN (SELECT value FROM json_each(:keys))) AS n`,
+    ).get({ sourceId, keys: JSON.stringify(keys) }) as { n: number };
+    return row.n;
+  }
+
   /**
    * After a complete scan: forgets locations (and failures) the scan did not see, and
    * deletes messages left with no location. Returns how many messages were deleted.

@@ -262,4 +262,11 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE sources ADD COLUMN last_error TEXT;
   ALTER TABLE sources ADD COLUMN last_error_at INTEGER;
   `,
+  // 10: the variants of a message by an index. Deleting a message makes SQLite set the
+  // variant_of of its variants to NULL (the foreign key's ON DELETE SET NULL), which without an
+  // index scanned every message: 100 messages expunged from a 20,000-message IMAP folder took
+  // 3-6 s to delete, 0.3 s with it. Partial: a variant is rare.
+  `
+  CREATE INDEX messages_variant_of ON messages (variant_of) WHERE variant_of IS NOT NULL;
+  `,
 ];

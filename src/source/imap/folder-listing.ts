@@ -3,10 +3,9 @@
 // changed since: `UID FETCH 1:* … (CHANGEDSINCE m VANISHED)` answers with the messages whose
 // flags changed or that are new, and (QRESYNC) the UIDs expunged since. A 20,000-message
 // folder with 300 changes is then 300 rows on the wire instead of 20,000. The changes are
-// trusted only when they add up: what the archive holds of the folder, less the expunged, must
-// be the server's count less the new. Anything else (expunges the server cannot name, a
-// location the archive lost, UIDs a server reports vanished that were never there) lists the
-// folder whole, as every sync did before.
+// trusted only when they add up: what the archive holds of the folder, less what it holds of
+// the expunged, must be the server's count less the new. Anything else (expunges the server
+// cannot name, a location the archive lost) lists the folder whole, as every sync did before.
 
 import type { FetchMessageObject, FetchQueryObject, ImapFlow } from 'imapflow';
 
@@ -44,8 +43,12 @@ export interface ChangesSince {
   readonly modseq: bigint;
   readonly uidNext: number;
   readonly stored: number;
-  /** The sync can turn expunged UIDs into location keys (false when keys are not UIDs: Gmail). */
-  readonly namesGone: boolean;
+  /**
+   * How many of these expunged UIDs the archive holds; null when UIDs do not name locations
+   * (Gmail's keys). A server may report more than were stored: Dovecot, once its transaction
+   * log no longer reaches back to the last sync, reports every UID missing from the range.
+   */
+  readonly storedOf: ((uids: readonly number[]) => number) | null;
 }
 
 export async function listFolder(
@@ -90,8 +93,9 @@ async function fetchChanges(
   // New since the last sync and counted in `exists` (later arrivals are listed, not counted).
   const arrived = changed.filter((m) => m.uid >= since.uidNext && m.uid < folder.uidNext).length;
   // Only UIDs the last sync could have stored; none when they cannot be named as keys.
-  const gone = since.namesGone ? [...new Set(vanished.filter((uid) => uid < since.uidNext))] : [];
-  if (since.stored - gone.length !== folder.exists - arrived) return null;
+  const gone = since.storedOf ? [...new Set(vanished.filter((uid) => uid < since.uidNext))] : [];
+  const goneStored = gone.length > 0 && since.storedOf ? since.storedOf(gone) : 0;
+  if (since.stored - goneStored !== folder.exists - arrived) return null;
   return { messages: listed(changed, gmail), gone };
 }
 

@@ -18,6 +18,7 @@ import type {
   SkippedFiles,
   SourceEntry,
   StoredFolder,
+  StoredLocations,
 } from '../../core/types.js';
 import { normalizeMessageId } from '../../parse/message-id.js';
 import { flagLabels, IMAP_FLAGS } from '../flags.js';
@@ -53,6 +54,7 @@ export class ImapSource implements MailSource {
   /** The server speaks Gmail's extension and no folder was named: All Mail by X-GM-MSGID. */
   private gmail = false;
   private previous = new Map<string, StoredFolder>();
+  private stored: StoredLocations = { count: () => 0 };
   private seen: FolderState[] = [];
   private kept: KeptFolder[] = [];
   private readonly maxMessageBytes: number;
@@ -66,8 +68,9 @@ export class ImapSource implements MailSource {
     this.remote = {
       credential: describeCredential(options.credential),
       connect: () => this.connect(),
-      resume: (states) => {
+      resume: (states, stored) => {
         this.previous = new Map(states.map((s) => [s.folder, s]));
+        this.stored = stored;
       },
       states: () => this.seen,
       keptFolders: () => this.kept,
@@ -135,7 +138,7 @@ export class ImapSource implements MailSource {
     const listing = await listFolder(
       client,
       { path: folder.path, exists: state.messages, uidNext: state.uidNext },
-      this.changesSince(client, before, state),
+      this.changesSince(client, before, state, uidKey),
       this.gmail,
     );
     const listed = listing.messages;
@@ -185,6 +188,7 @@ export class ImapSource implements MailSource {
     client: ImapFlow,
     before: StoredFolder | undefined,
     state: FolderState,
+    uidKey: (uid: number) => string,
   ): ChangesSince | null {
     if (
       before === undefined ||
@@ -198,7 +202,7 @@ export class ImapSource implements MailSource {
       modseq: BigInt(before.highestModseq),
       uidNext: before.uidNext,
       stored: before.stored,
-      namesGone: !this.gmail,
+      storedOf: this.gmail ? null : (uids) => this.stored.count(uids.map(uidKey)),
     };
   }
 
