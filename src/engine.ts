@@ -4,6 +4,7 @@
 // models) is imported by the async methods that use it, so a process that opens the engine
 // to search or read pays for none of it.
 
+import type { OutboxDrain } from './backend/opensearch/outbox.js';
 import { MailsiftError } from './core/errors.js';
 import { ensureDecisionTables } from './decisions/schema.js';
 import { decisionsIndexHook } from './decisions/table.js';
@@ -30,6 +31,7 @@ import {
   type Archive,
   type ArchiveStats,
   archiveStats,
+  clusterFeed,
   findMessage,
   inboxByName,
   loadRaw,
@@ -61,13 +63,28 @@ export class Mailsift {
     return new Mailsift(archive);
   }
 
-  async ingest(paths: readonly string[], options: IngestOptions = {}): Promise<IngestReport> {
+  /**
+   * Ingests, then sends what changed to the cluster the archive feeds, if any (`cluster`):
+   * the archive has committed by then, so a cluster that is down leaves the changes queued.
+   */
+  async ingest(
+    paths: readonly string[],
+    options: IngestOptions = {},
+  ): Promise<IngestReport & { readonly cluster?: OutboxDrain }> {
     const { ingest } = await import('./pipeline/ingest.js');
     const { syncDecisions } = await import('./decisions/derive.js');
     const report = await ingest(this.archive, paths, options);
     // The threads the run changed, derived once at its end rather than per message.
     syncDecisions(this.archive.db);
-    return report;
+    const cluster = await this.feedCluster();
+    return cluster ? { ...report, cluster } : report;
+  }
+
+  /** Sends the outbox to the cluster the archive feeds; undefined when it feeds none. */
+  async feedCluster(): Promise<OutboxDrain | undefined> {
+    if (!clusterFeed(this.archive.db)) return undefined;
+    const { drainOutbox } = await import('./backend/opensearch/outbox.js');
+    return drainOutbox(this.archive.db);
   }
 
   searchMessages(params: SearchParams): MessageSearchResult {

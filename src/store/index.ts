@@ -17,6 +17,16 @@ export {
   saveExtraction,
 } from './attachment-texts.js';
 export { writeBriefly } from './brief-write.js';
+export {
+  type ClusterFeed,
+  clusterFeed,
+  finishFullCopy,
+  type OutboxEntry,
+  outboxDepth,
+  outboxHead,
+  removeFromOutbox,
+  startFeeding,
+} from './cluster-feed.js';
 export { type ThreadMarking, threadMarking, threadMovedTrigger } from './dirty-threads.js';
 export { labelForFolder, mergeLabels } from './labels.js';
 export {

@@ -75,7 +75,8 @@ export function assertComplete(response: { _shards?: ShardSummary; timed_out?: b
 }
 
 export class OpenSearchClient {
-  private readonly nodes: readonly string[];
+  /** Base URLs, as requests use them: an archive that feeds the cluster records them. */
+  readonly nodes: readonly string[];
   private readonly timeoutMs: number;
   /** Requests start at successive nodes, so that one process spreads its load. */
   private next = 0;

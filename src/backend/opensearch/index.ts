@@ -5,5 +5,6 @@ export { type ClusterCheck, checkCluster } from './check.js';
 export { assertComplete, OpenSearchClient, OpenSearchRequestError } from './client.js';
 export { backendKind, DEFAULT_INDEX, openSearchTarget } from './config.js';
 export { documentId, indexBody, toDocument } from './mapping.js';
+export { drainOutbox, type OutboxDrain } from './outbox.js';
 export { listMessages, type OpenSearchTarget, searchMessages, searchThreads } from './search.js';
 export { ensureIndex, type SyncReport, syncArchive, writeDocuments } from './writer.js';

@@ -3,7 +3,7 @@
 // SQLite archive, the same messages for the same queries, stable pages through a point in
 // time, and a killed node: index_unavailable without replicas, complete answers with one.
 
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -25,13 +25,14 @@ import { Mailsift } from '../../engine.js';
 import { openSampleArchive, type SampleArchive } from '../../eval/sample-archive.js';
 import { indexSecret } from '../../index/index.js';
 import type { MessageHit, MessageSearchResult, ThreadHit } from '../../search/index.js';
-import { MessageStore } from '../../store/index.js';
+import { MessageStore, outboxDepth } from '../../store/index.js';
 import { ClusterMailApi } from '../../surfaces/http/cluster-api.js';
 import { type RunningServer, startServer } from '../../surfaces/http/index.js';
 import { handleMcpHttp } from '../../surfaces/mcp/index.js';
 import { checkCluster } from './check.js';
 import { assertComplete, OpenSearchClient } from './client.js';
 import { documentId, type MessageDocument } from './mapping.js';
+import { drainOutbox } from './outbox.js';
 import * as reader from './reader.js';
 import { listMessages, type OpenSearchTarget, searchMessages, searchThreads } from './search.js';
 import { documentsOf, syncArchive, writeDocuments } from './writer.js';
@@ -169,6 +170,140 @@ describeSearchContract('opensearch', async (archive) => {
     searchThreads: (params) => searchThreads(target, params),
     listMessages: (params) => listMessages(target, params),
   };
+});
+
+/** A message file as a Maildir holds it. */
+function mailFile(id: string, subject: string, body: string, parent?: string): string {
+  const reply = parent ? `In-Reply-To: <${parent}>\nReferences: <${parent}>\n` : '';
+  return `From: Alice <alice@feed.test>\nTo: Bob <bob@feed.test>\nSubject: ${subject}\nDate: Mon, 1 Jan 2024 10:00:00 +0000\nMessage-ID: <${id}>\n${reply}\n${body}\n`;
+}
+
+// Ingest into an archive that feeds the cluster (its outbox, store/cluster-feed.ts): each
+// change reaches the cluster without a reindex, and a drain cut short resends what waited.
+describe('ingest feeding the cluster', () => {
+  let engine: Mailsift;
+  let maildir: string;
+  let feed: OpenSearchTarget;
+  const put = (name: string, text: string) => writeFileSync(join(maildir, 'cur', name), text);
+  /** The cluster's document of a message, or undefined when it has none. */
+  /** Makes what the cluster took searchable (its refresh interval is a second). */
+  const refresh = () => client.request('POST', `/${feed.index}/_refresh`);
+  const clusterDocument = async (messageId: string): Promise<MessageDocument | undefined> => {
+    await refresh();
+    const found = await client.request<{ hits: { hits: Array<{ _source: MessageDocument }> } }>(
+      'POST',
+      `/${feed.index}/_search`,
+      { query: { ids: { values: [documentId('feed', messageId)] } } },
+    );
+    return found.hits.hits[0]?._source;
+  };
+  const ingest = () => engine.ingest([maildir], { inbox: 'feed' });
+
+  beforeAll(async () => {
+    const root = tempDir('mailsift-feed-');
+    maildir = join(root, 'mail');
+    for (const sub of ['cur', 'new', 'tmp']) mkdirSync(join(maildir, sub), { recursive: true });
+    put('1704103200.M1P1.host:2,S', mailFile('root@feed.test', 'Quarterly plan', 'the plan'));
+    // A reply to a message not received yet: a thread of its own until its parent arrives.
+    put(
+      '1704103202.M3P3.host:2,S',
+      mailFile('late@feed.test', 'Re: Quarterly plan', 'agreed', 'middle@feed.test'),
+    );
+    // Another, whose parent will arrive replying to a message never received: no merge.
+    put('1704103206.M7P7.host:2,S', mailFile('child@feed.test', 'Re: Venue', 'fine', 'parent@feed.test'));
+    engine = Mailsift.open(join(root, 'archive.db'));
+    feed = { client, index: 'feed' };
+    expect((await ingest()).cluster).toBeUndefined();
+    await syncArchive(engine.archive.db, feed, { replicas: 1 });
+  });
+
+  afterAll(() => engine?.close());
+
+  it('a new message, a flag change, a thread merge and a deletion each reach the cluster with the ingest', async () => {
+    put('1704103203.M4P4.host:2,', mailFile('new@feed.test', 'Budget', 'zanzibar figures'));
+    expect((await ingest()).cluster).toEqual({ sent: 1, waiting: 0 });
+    await refresh();
+    const found = await searchMessages(feed, { q: 'zanzibar' });
+    expect(found.messages.map((m) => m.messageId)).toEqual(['new@feed.test']);
+
+    // Flagged in the mail client: the file's flags change, and with them its labels.
+    renameSync(
+      join(maildir, 'cur', '1704103203.M4P4.host:2,'),
+      join(maildir, 'cur', '1704103203.M4P4.host:2,FS'),
+    );
+    expect((await ingest()).cluster).toEqual({ sent: 1, waiting: 0 });
+    const flagged = engine.getMessage('new@feed.test').labels;
+    expect(flagged).toContain('flagged');
+    expect((await clusterDocument('new@feed.test'))?.labels).toEqual(flagged);
+
+    // The missing parent arrives: the root's thread and the late reply's merge into one.
+    const threadsBefore = new Set(
+      await Promise.all(
+        ['root@feed.test', 'late@feed.test'].map(async (id) => (await clusterDocument(id))?.threadId),
+      ),
+    );
+    expect(threadsBefore.size).toBe(2);
+    put(
+      '1704103201.M2P2.host:2,S',
+      mailFile('middle@feed.test', 'Re: Quarterly plan', 'a reply', 'root@feed.test'),
+    );
+    put('1704103207.M8P8.host:2,S', mailFile('parent@feed.test', 'Re: Venue', 'here', 'origin@feed.test'));
+    expect((await ingest()).cluster?.waiting).toBe(0);
+    // child -> parent -> origin (a placeholder): the child's path grew, its thread is the same.
+    const [child] = documentsOf(engine.archive.db, [engine.getMessage('child@feed.test')]);
+    expect(child?.threadPath.map((n) => n.messageId)).toEqual([
+      'child@feed.test',
+      'parent@feed.test',
+      'origin@feed.test',
+    ]);
+    expect((await clusterDocument('child@feed.test'))?.threadPath).toEqual(child?.threadPath);
+    const thread = engine.getMessage('late@feed.test').threadId;
+    for (const id of ['root@feed.test', 'middle@feed.test', 'late@feed.test']) {
+      const [stored] = documentsOf(engine.archive.db, [engine.getMessage(id)]);
+      expect(stored?.threadId).toBe(thread);
+      const document = await clusterDocument(id);
+      expect(document?.threadId).toBe(thread);
+      // Its path up the tree (late now under middle under root) and the thread's former ids.
+      expect(document?.threadPath).toEqual(stored?.threadPath);
+      expect(document?.threadAliases).toEqual(stored?.threadAliases);
+    }
+
+    // Deleted in the mail client.
+    rmSync(join(maildir, 'cur', '1704103203.M4P4.host:2,FS'));
+    expect((await ingest()).cluster).toEqual({ sent: 1, waiting: 0 });
+    expect(await clusterDocument('new@feed.test')).toBeUndefined();
+    expect(await checkCluster(engine.archive.db, feed)).toMatchObject({ ok: true, archive: 5 });
+  });
+
+  it('a cluster that is down leaves the changes queued; a drain cut short after the cluster took them resends them once', async () => {
+    put('1704103204.M5P5.host:2,S', mailFile('first@feed.test', 'Minutes', 'quokka notes'));
+    put('1704103205.M6P6.host:2,S', mailFile('second@feed.test', 'Minutes', 'quokka actions'));
+    const db = engine.archive.db;
+    // No node answers (the feed's node is a closed port): the ingest commits locally.
+    const nodes = db.prepare('SELECT nodes FROM backend_feed').pluck().get();
+    db.prepare('UPDATE backend_feed SET nodes = ?').run(JSON.stringify(['http://127.0.0.1:1']));
+    const report = await ingest();
+    db.prepare('UPDATE backend_feed SET nodes = ?').run(nodes);
+    expect(report.added).toBe(2);
+    expect(report.cluster).toMatchObject({ sent: 0, waiting: 2 });
+    expect(report.cluster?.error).toMatch(/no OpenSearch node answered/);
+    expect(outboxDepth(db)).toBe(2);
+    expect(await clusterDocument('first@feed.test')).toBeUndefined();
+    // The process dies after the cluster took the batch, before the outbox forgot it.
+    const cut = await drainOutbox(db, {
+      onAccepted: () => {
+        throw new Error('killed');
+      },
+    });
+    expect(cut).toEqual({ sent: 0, waiting: 2, error: 'killed' });
+    expect(await clusterDocument('first@feed.test')).toBeDefined();
+    // The next run sends them again: the same documents, no duplicates.
+    expect(await engine.feedCluster()).toEqual({ sent: 2, waiting: 0 });
+    expect(outboxDepth(db)).toBe(0);
+    expect(await checkCluster(db, feed)).toMatchObject({ ok: true, archive: 7, cluster: 7 });
+    await refresh();
+    expect((await searchMessages(feed, { q: 'quokka' })).messages).toHaveLength(2);
+  });
 });
 
 describe('opensearch backend', () => {

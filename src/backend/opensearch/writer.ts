@@ -5,10 +5,12 @@
 import { randomUUID } from 'node:crypto';
 import {
   type Db,
+  finishFullCopy,
   loadMessages,
   loadRawDeflated,
   type StoredMessage,
   sql,
+  startFeeding,
   threadPath,
 } from '../../store/index.js';
 import type { OpenSearchClient } from './client.js';
@@ -45,36 +47,87 @@ export async function ensureIndex(
   return true;
 }
 
-/** Writes documents in one bulk request; any rejected item fails the whole call. */
+/** One bulk item: a document written (replacing any of its id) or deleted by id. */
+export type BulkAction =
+  | { readonly document: MessageDocument & { readonly generation?: string } }
+  | { readonly delete: string };
+
+/** An item the cluster refused: its position among the actions, and why. */
+export interface BulkRejection {
+  readonly position: number;
+  readonly status: number;
+  readonly error: unknown;
+}
+
+/**
+ * Sends `actions` in order, in bulk requests of at most BULK_BYTES. Stops after the first
+ * request with a refused item and returns the first refused one: actions before it were
+ * applied; those after it may have been, and are safe to send again (same ids). A delete of
+ * a document already gone (404) is not a refusal.
+ */
+export async function sendBulk(
+  client: OpenSearchClient,
+  index: string,
+  actions: readonly BulkAction[],
+  options: { refresh?: boolean } = {},
+): Promise<BulkRejection | undefined> {
+  const refresh = options.refresh ? '?refresh=wait_for' : '';
+  let lines: string[] = [];
+  let bytes = 0;
+  let sent = 0;
+  const send = async (): Promise<BulkRejection | undefined> => {
+    if (lines.length === 0) return undefined;
+    const body = `${lines.join('\n')}\n`;
+    lines = [];
+    bytes = 0;
+    const response = await client.request<BulkResponse>('POST', `/_bulk${refresh}`, body);
+    const first = sent;
+    sent += response.items.length;
+    if (!response.errors) return undefined;
+    const results = response.items.map((item) => Object.values(item)[0]);
+    const refused = results.findIndex(
+      (r, i) =>
+        r !== undefined && r.status >= 300 && !('delete' in (response.items[i] ?? {}) && r.status === 404),
+    );
+    if (refused < 0) return undefined;
+    const result = results[refused];
+    return { position: first + refused, status: result?.status ?? 0, error: result?.error };
+  };
+  for (const action of actions) {
+    const [meta, source] =
+      'document' in action
+        ? [
+            JSON.stringify({ index: { _index: index, _id: action.document.uid } }),
+            JSON.stringify(action.document),
+          ]
+        : [JSON.stringify({ delete: { _index: index, _id: action.delete } }), undefined];
+    const size = meta.length + (source?.length ?? 0) + 2;
+    if (bytes > 0 && bytes + size > BULK_BYTES) {
+      const rejected = await send();
+      if (rejected) return rejected;
+    }
+    lines.push(meta);
+    if (source !== undefined) lines.push(source);
+    bytes += size;
+  }
+  return send();
+}
+
+/** Writes documents in bulk; any rejected item fails the whole call. */
 export async function writeDocuments(
   client: OpenSearchClient,
   index: string,
   documents: readonly (MessageDocument & { readonly generation?: string })[],
   options: { refresh?: boolean } = {},
 ): Promise<void> {
-  const refresh = options.refresh ? '?refresh=wait_for' : '';
-  let lines: string[] = [];
-  let bytes = 0;
-  const send = async (): Promise<void> => {
-    if (lines.length === 0) return;
-    const body = `${lines.join('\n')}\n`;
-    lines = [];
-    bytes = 0;
-    const response = await client.request<BulkResponse>('POST', `/_bulk${refresh}`, body);
-    if (!response.errors) return;
-    const failed = response.items.map((item) => Object.values(item)[0]).filter((r) => r && r.status >= 300);
-    throw new Error(
-      `bulk write: ${failed.length} of ${response.items.length} rejected: ${JSON.stringify(failed[0])}`,
-    );
-  };
-  for (const document of documents) {
-    const action = JSON.stringify({ index: { _index: index, _id: document.uid } });
-    const source = JSON.stringify(document);
-    if (bytes > 0 && bytes + action.length + source.length > BULK_BYTES) await send();
-    lines.push(action, source);
-    bytes += action.length + source.length + 2;
-  }
-  await send();
+  const rejected = await sendBulk(
+    client,
+    index,
+    documents.map((document) => ({ document })),
+    options,
+  );
+  if (rejected)
+    throw new Error(`bulk write: document ${rejected.position} rejected: ${JSON.stringify(rejected.error)}`);
 }
 
 /** The documents of stored messages: each with its original bytes, thread path and its thread's former ids. */
@@ -127,6 +180,12 @@ export interface SyncReport {
  * no longer has. Each run tags what it writes with a new generation; documents of older
  * generations are the ones deleted, so a run killed half-way leaves the previous copy
  * searchable and the next run completes it.
+ *
+ * From its start the archive feeds this index: ingest queues its changes in the outbox
+ * (store/cluster-feed.ts) and drains them here (outbox.ts). The rows queued before the feed
+ * was recorded are dropped at the end, and only those: their changes were committed before
+ * the copy began reading, so it wrote them. Rows queued during the copy stay and are sent by
+ * the next drain; sending a message again rewrites the same document.
  */
 export async function syncArchive(
   db: Db,
@@ -135,6 +194,7 @@ export async function syncArchive(
 ): Promise<SyncReport> {
   await ensureIndex(client, index, options);
   const generation = randomUUID();
+  const superseded = startFeeding(db, { nodes: client.nodes, index, generation });
   const ids = sql(db, 'SELECT id FROM messages ORDER BY id').pluck().all() as number[];
   const languages = new Set<string>();
   for (let i = 0; i < ids.length; i += BATCH) {
@@ -149,5 +209,6 @@ export async function syncArchive(
   // Queries stem each word in the languages the documents were stemmed in (as the SQLite
   // index's indexedLanguages does): recorded where every search process can read it.
   await client.request('PUT', `/${index}/_mapping`, { _meta: { languages: [...languages].sort() } });
+  finishFullCopy(db, superseded);
   return { indexed: ids.length, deleted };
 }

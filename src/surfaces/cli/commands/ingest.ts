@@ -1,6 +1,7 @@
 // mailsift ingest <path or imap(s):// URL>... [--inbox NAME]
 
 import { type Command, Option } from 'commander';
+import type { OutboxDrain } from '../../../backend/opensearch/outbox.js';
 import { describeError } from '../../../core/errors.js';
 import type { EmbedReport } from '../../../rag/index.js';
 import { nonNegativeInteger, positiveInteger } from '../arguments.js';
@@ -82,6 +83,7 @@ export function registerIngest(program: Command, globals: () => GlobalOptions): 
           `${report.unchanged} unchanged, ${report.failed} failed, ${report.deleted} deleted ` +
           `(${Math.round(report.scanned / seconds)} msg/s)`,
       );
+      if (report.cluster) printLine(clusterLine(report.cluster));
       for (const line of skippedLines(report.skipped, '')) printLine(line);
       if (report.extraction && report.extraction.attachments > 0)
         printLine(extractionLine(report.extraction));
@@ -95,4 +97,11 @@ export function registerIngest(program: Command, globals: () => GlobalOptions): 
       }
     },
   );
+}
+
+/** What the drain of the archive's outbox did. */
+export function clusterLine(drain: OutboxDrain): string {
+  const sent = `sent ${drain.sent.toLocaleString('en')} change(s) to the cluster`;
+  if (drain.waiting === 0) return sent;
+  return `${sent}; ${drain.waiting.toLocaleString('en')} change(s) waiting for the cluster${drain.error ? `: ${drain.error}` : ''}`;
 }

@@ -5,6 +5,7 @@
 import type { Command } from 'commander';
 import type { HealthReport, ScopedCheck } from '../../../health/index.js';
 import type { Chunking, ChunkingStatus } from '../../../rag/index.js';
+import { clusterFeed, type Db, outboxDepth } from '../../../store/index.js';
 import { type GlobalOptions, printJson, printLine, withEngine } from '../context.js';
 import { skippedLines } from '../skipped.js';
 
@@ -57,17 +58,21 @@ export function registerStatus(program: Command, globals: () => GlobalOptions): 
       ]);
       const thresholds = loadHealthThresholds();
       const embedder = configuredEmbedder();
-      const { stats, health, summaries, chunking, languages } = await withEngine(global, (engine) => ({
-        stats: engine.status(),
-        languages: inboxLanguages(engine.archive.db),
-        health: checkHealth(engine, thresholds, new Date(), {
-          embedder: embedder ? embedderProbe(engine, embedder) : undefined,
-          summaries: configuredSummaryProbe(engine),
+      const { stats, health, summaries, chunking, languages, cluster } = await withEngine(
+        global,
+        (engine) => ({
+          stats: engine.status(),
+          cluster: clusterStatus(engine.archive.db),
+          languages: inboxLanguages(engine.archive.db),
+          health: checkHealth(engine, thresholds, new Date(), {
+            embedder: embedder ? embedderProbe(engine, embedder) : undefined,
+            summaries: configuredSummaryProbe(engine),
+          }),
+          summaries: loadProviderConfig().llm ? summaryBacklog(engine) : undefined,
+          // Without an embedder nothing chunks at a size of its own (see recordedChunkOptions).
+          chunking: embedder ? chunkingStatus(engine.archive.db, chunkOptionsFor(embedder)) : undefined,
         }),
-        summaries: loadProviderConfig().llm ? summaryBacklog(engine) : undefined,
-        // Without an embedder nothing chunks at a size of its own (see recordedChunkOptions).
-        chunking: embedder ? chunkingStatus(engine.archive.db, chunkOptionsFor(embedder)) : undefined,
-      }));
+      );
       if (options.check && health.status === 'fail') process.exitCode = 1;
       if (global.json)
         return printJson(
@@ -78,6 +83,7 @@ export function registerStatus(program: Command, globals: () => GlobalOptions): 
                 perInbox: stats.perInbox.map((i) => ({ ...i, languages: languages.get(i.inbox) ?? [] })),
                 health,
                 ...(chunking ? { chunking } : {}),
+                ...(cluster ? { cluster } : {}),
                 ...(summaries ? { summaries } : {}),
               },
         );
@@ -90,6 +96,10 @@ export function registerStatus(program: Command, globals: () => GlobalOptions): 
           `${stats.duplicates} duplicates · ${stats.variants} variants · ${stats.failures} failures`,
       );
       if (chunking) printLine(chunkingLine(chunking));
+      if (cluster)
+        printLine(
+          `feeds OpenSearch index ${cluster.index} at ${cluster.nodes.join(', ')}: ${cluster.waiting.toLocaleString('en')} change(s) waiting for the cluster`,
+        );
       if (summaries && summaries.pending > 0)
         printLine(
           `${summaries.pending} thread summaries awaiting the LLM (mailsift serve, watch or embed writes them)` +
@@ -121,4 +131,10 @@ export function registerStatus(program: Command, globals: () => GlobalOptions): 
         printLine(`  ${failure.source} ${failure.location}: ${failure.reason}`);
       for (const line of healthLines(health, eachCheck(health))) printLine(line);
     });
+}
+
+/** The cluster the archive feeds (`reindex --backend opensearch`) and its outbox's depth. */
+function clusterStatus(db: Db): { index: string; nodes: readonly string[]; waiting: number } | undefined {
+  const feed = clusterFeed(db);
+  return feed && { index: feed.index, nodes: feed.nodes, waiting: outboxDepth(db) };
 }
