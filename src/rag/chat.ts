@@ -9,13 +9,22 @@ export interface ChatMessage {
   readonly content: string;
 }
 
+/**
+ * The reply a caller needs: one JSON object that `jsonSchema` (JSON Schema) describes. A local
+ * model generates under it as a grammar, so even a small one answers in the shape asked; a
+ * remote one is asked for it by the prompt, and its reply is checked by the caller either way.
+ */
+export interface ReplyShape {
+  readonly jsonSchema: Readonly<Record<string, unknown>>;
+}
+
 export interface ChatModel {
   readonly id: string;
   /**
    * The assistant's reply text. Throws ProviderError when the provider fails. `signal` gives
    * up early (a background pass asked to stop), rejecting with its reason.
    */
-  complete(messages: readonly ChatMessage[], signal?: AbortSignal): Promise<string>;
+  complete(messages: readonly ChatMessage[], signal?: AbortSignal, shape?: ReplyShape): Promise<string>;
   /** Frees what the model holds in process (a local model's weights); a later call loads it again. */
   close?(): Promise<void>;
 }

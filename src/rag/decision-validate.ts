@@ -11,7 +11,7 @@ import { syncDecisions } from '../decisions/index.js';
 import type { Mailsift } from '../engine.js';
 import { type Db, loadMessage, type StoredMessage, sql } from '../store/index.js';
 import { escapeMail } from './answer.js';
-import type { ChatMessage, ChatModel } from './chat.js';
+import type { ChatMessage, ChatModel, ReplyShape } from './chat.js';
 import { unlessAborted, withinDeadline } from './deadline.js';
 import { type LlmBacklog, llmBacklog, recordAttemptFailed } from './llm-backlog.js';
 
@@ -80,6 +80,38 @@ export function buildDecisionPrompt(statement: string, messages: readonly Stored
       content: `Subject: ${subject}\nFound by rules: ${escapeMail(statement)}\n\n${mail.join('\n')}\n\nIs this a decision? Reply with the JSON object.`,
     },
   ];
+}
+
+/** Longest quote asked for: a sentence or two of a message, enough to show the decision. */
+const MAX_QUOTE_CHARS = 300;
+
+/**
+ * The verdict's JSON shape, its quotes citing only the prompt's messages: a local model writes
+ * under it as a grammar (without it, the prompt's <mail> tags held the local model to ask's
+ * cited-answer shape, and no verdict could be read).
+ */
+export function verdictShape(messageIds: readonly string[]): ReplyShape {
+  return {
+    jsonSchema: {
+      type: 'object',
+      properties: {
+        decision: { type: 'boolean' },
+        statement: { type: 'string', maxLength: MAX_STATEMENT_CHARS },
+        quotes: {
+          type: 'array',
+          minItems: 1,
+          maxItems: 3,
+          items: {
+            type: 'object',
+            properties: {
+              messageId: { enum: [...messageIds] },
+              quote: { type: 'string', maxLength: MAX_QUOTE_CHARS },
+            },
+          },
+        },
+      },
+    },
+  };
 }
 
 /** Whitespace runs as one space: a quote copied across a line break is still the author's words. */
@@ -176,7 +208,11 @@ export async function validatePending(
     try {
       reply = await unlessAborted(
         withinDeadline(
-          llm.complete(buildDecisionPrompt(due.statement, messages), options.signal),
+          llm.complete(
+            buildDecisionPrompt(due.statement, messages),
+            options.signal,
+            verdictShape(messages.map((m) => m.messageId)),
+          ),
           options.timeoutMs ?? 120_000,
           'the llm',
         ),

@@ -7,10 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/temp.js';
-import type { Mailsift } from '../engine.js';
+import { Mailsift } from '../engine.js';
 import { ask, promptMailIds } from './answer.js';
 import type { ChatMessage, ChatModel } from './chat.js';
 import { createChatModel, loadProviderConfig } from './config.js';
+import { validatePending } from './decision-validate.js';
 import { GGUF_FILE, LOCAL_CHAT_MODEL, type LocalChatModel, localChat } from './local-chat.js';
 import { defaultModelDir } from './onnx-embedder.js';
 import { retrieve } from './retrieve.js';
@@ -29,17 +30,20 @@ function fetched(
   return localChat({ path: MODEL_DIR, ...options });
 }
 
-/** A chat model that records the prompts it is given and may rewrite them first. */
+/** A chat model that records the prompts it is given (may rewrite them first) and its replies. */
 function spy(inner: ChatModel, rewrite = (m: readonly ChatMessage[]) => m) {
   const seen: (readonly ChatMessage[])[] = [];
+  const replies: string[] = [];
   const model: ChatModel = {
     id: inner.id,
-    complete(messages) {
+    async complete(messages, signal, shape) {
       seen.push(messages);
-      return inner.complete(rewrite(messages));
+      const reply = await inner.complete(rewrite(messages), signal, shape);
+      replies.push(reply);
+      return reply;
     },
   };
-  return { model, seen };
+  return { model, seen, replies };
 }
 
 const QUESTION = 'does option B include the forklift lease?';
@@ -125,6 +129,35 @@ describe('local llm (SmolLM2-135M-Instruct, in process)', () => {
       await slow.close();
     }
   });
+
+  it('validates decisions in the verdict shape asked, quoting only the messages it was given', async () => {
+    // The decision prompt holds <mail> blocks too: without the shape, the model was held to
+    // ask's cited-answer grammar and no verdict could be read from any reply.
+    const archive = Mailsift.open(join(tempDir('mailsift-local-decisions-'), 'archive.db'));
+    try {
+      await archive.ingest([join(import.meta.dirname, '../../test/fixtures/decisions')], {
+        inbox: 'team',
+        workers: 0,
+      });
+      const { model, seen, replies } = spy(llm);
+      const report = await validatePending(archive, model, { max: 2 });
+      expect(report).toMatchObject({ failed: 0 });
+      expect(report.accepted + report.rejected).toBe(2);
+      expect(replies).toHaveLength(2);
+      replies.forEach((text, i) => {
+        const reply = JSON.parse(text) as { quotes: Array<{ messageId: string }> };
+        expect(reply).toEqual({
+          decision: expect.any(Boolean),
+          statement: expect.any(String),
+          quotes: expect.any(Array),
+        });
+        const given = promptMailIds(seen[i]?.at(-1)?.content ?? '');
+        for (const q of reply.quotes) expect(given).toContain(q.messageId);
+      });
+    } finally {
+      archive.close();
+    }
+  }, 180_000);
 
   it('refuses a prompt larger than its context rather than cutting mail out, and ask degrades', async () => {
     const small = fetched({ contextSize: 512 });

@@ -13,7 +13,7 @@ import type {
 } from 'node-llama-cpp';
 import { MailsiftError } from '../core/errors.js';
 import { promptMailIds } from './answer.js';
-import type { ChatMessage, ChatModel } from './chat.js';
+import type { ChatMessage, ChatModel, ReplyShape } from './chat.js';
 import { ProviderError } from './provider-http.js';
 import { sentences } from './tokens.js';
 
@@ -135,7 +135,19 @@ export function localChat(options: LocalChatOptions): LocalChatModel {
     return loading;
   };
 
-  const generate = async (messages: readonly ChatMessage[], signal: AbortSignal): Promise<string> => {
+  const unfinishedJson = (error: unknown): ProviderError =>
+    new ProviderError(
+      `local llm ${name}: the reply did not finish its JSON within ${maxTokens} tokens`,
+      'llm',
+      null,
+      error,
+    );
+
+  const generate = async (
+    messages: readonly ChatMessage[],
+    signal: AbortSignal,
+    shape: ReplyShape | undefined,
+  ): Promise<string> => {
     const { llama, model, context, sequence } = await load(signal);
     const { LlamaChatSession } = await import('node-llama-cpp');
     const system = messages.filter((m) => m.role === 'system').map((m) => m.content);
@@ -143,7 +155,8 @@ export function localChat(options: LocalChatOptions): LocalChatModel {
     const last = turns[turns.length - 1];
     if (last?.role !== 'user')
       throw new ProviderError('local llm: the last message must be the user’s', 'llm', null);
-    const ids = promptMailIds(last.content);
+    // Mail in the prompt, and no shape asked: an answer citing that mail (ask's).
+    const ids = shape ? [] : promptMailIds(last.content);
     if (ids.length > 0) system.push(JSON_REPLY);
     // node-llama-cpp would silently drop the start of an oversized prompt (mail the grammar
     // still lets the model cite): refuse instead, so ask degrades and says why.
@@ -171,6 +184,21 @@ export function localChat(options: LocalChatOptions): LocalChatModel {
                 : { type: 'model' as const, response: [m.content] },
             ),
         ]);
+      if (shape) {
+        const asked = await llama.createGrammarForJsonSchema(shape.jsonSchema as never);
+        const reply = await session.prompt(last.content, {
+          temperature: 0,
+          seed: 0,
+          maxTokens,
+          signal,
+          grammar: asked,
+        });
+        try {
+          return JSON.stringify(asked.parse(reply));
+        } catch (error) {
+          throw unfinishedJson(error);
+        }
+      }
       const grammar: LlamaJsonSchemaGrammar<typeof CITED_ANSWER_SHAPE> | null =
         ids.length > 0 ? await llama.createGrammarForJsonSchema(citedAnswerSchema(ids)) : null;
       const reply = await session.prompt(last.content, {
@@ -184,12 +212,7 @@ export function localChat(options: LocalChatOptions): LocalChatModel {
       try {
         return renderCited(grammar.parse(reply));
       } catch (error) {
-        throw new ProviderError(
-          `local llm ${name}: the reply did not finish its JSON within ${maxTokens} tokens`,
-          'llm',
-          null,
-          error,
-        );
+        throw unfinishedJson(error);
       }
     } finally {
       session.dispose({ disposeSequence: false });
@@ -200,13 +223,13 @@ export function localChat(options: LocalChatOptions): LocalChatModel {
   let queue: Promise<unknown> = Promise.resolve();
   return {
     id: `local:${name}`,
-    complete(messages, stop) {
+    complete(messages, stop, shape) {
       const timeout = AbortSignal.timeout(timeoutMs);
       const signal = stop ? AbortSignal.any([timeout, stop]) : timeout;
       const run = queue.then(async () => {
         try {
           stop?.throwIfAborted();
-          return await generate(messages, signal);
+          return await generate(messages, signal, shape);
         } catch (error) {
           if (stop?.aborted) throw stop.reason;
           if (signal.aborted)

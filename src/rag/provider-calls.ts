@@ -36,7 +36,8 @@ export function wrapProviderCalls(
       ? {
           llm: {
             id: llm.id,
-            complete: (messages, signal) => wrap(() => llm.complete(messages, signal), 'the llm', signal),
+            complete: (messages, signal, shape) =>
+              wrap(() => llm.complete(messages, signal, shape), 'the llm', signal),
           },
         }
       : {}),
