@@ -272,6 +272,7 @@ describe('ingest feeding the cluster', () => {
     rmSync(join(maildir, 'cur', '1704103203.M4P4.host:2,FS'));
     expect((await ingest()).cluster).toEqual({ sent: 1, waiting: 0 });
     expect(await clusterDocument('new@feed.test')).toBeUndefined();
+    await refresh();
     expect(await checkCluster(engine.archive.db, feed)).toMatchObject({ ok: true, archive: 5 });
   });
 
@@ -300,9 +301,25 @@ describe('ingest feeding the cluster', () => {
     // The next run sends them again: the same documents, no duplicates.
     expect(await engine.feedCluster()).toEqual({ sent: 2, waiting: 0 });
     expect(outboxDepth(db)).toBe(0);
+    await refresh();
     expect(await checkCluster(db, feed)).toMatchObject({ ok: true, archive: 7, cluster: 7 });
     await refresh();
     expect((await searchMessages(feed, { q: 'quokka' })).messages).toHaveLength(2);
+  });
+
+  it('an item the cluster refuses stays queued, named, and nothing after it is sent', async () => {
+    // A write-blocked index refuses each item of a bulk request (HTTP 200, errors: true).
+    const block = (on: boolean) =>
+      client.request('PUT', `/${feed.index}/_settings`, { index: { 'blocks.write': on } });
+    put('1704103208.M9P9.host:2,S', mailFile('blocked@feed.test', 'Minutes', 'wombat'));
+    await block(true);
+    const refused = await ingest().finally(() => block(false));
+    expect(refused.cluster).toMatchObject({ sent: 0, waiting: 1 });
+    expect(refused.cluster?.error).toMatch(/refused feed <blocked@feed\.test> \(403\)/);
+    expect(await clusterDocument('blocked@feed.test')).toBeUndefined();
+    expect(await engine.feedCluster()).toEqual({ sent: 1, waiting: 0 });
+    await refresh();
+    expect(await checkCluster(engine.archive.db, feed)).toMatchObject({ ok: true, archive: 8 });
   });
 });
 
