@@ -45,8 +45,8 @@ export interface ChangesSince {
   readonly stored: number;
   /**
    * How many of these expunged UIDs the archive holds; null when UIDs do not name locations
-   * (Gmail's keys). A server may report more than were stored: Dovecot, once its transaction
-   * log no longer reaches back to the last sync, reports every UID missing from the range.
+   * (Gmail's keys). VANISHED (EARLIER) may name UIDs that were never stored: a server that keeps
+   * no mod-sequence of old expunges reports them all (RFC 7162 allows it).
    */
   readonly storedOf: ((uids: readonly number[]) => number) | null;
 }
