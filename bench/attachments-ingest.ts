@@ -8,7 +8,6 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { extractInline } from '../src/attachments/extract.js';
 import { DEFAULT_EXTRACTION_LIMITS } from '../src/attachments/index.js';

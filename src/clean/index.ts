@@ -11,7 +11,6 @@ export { htmlToText } from './html.js';
 export { signatureRole } from './signature-role.js';
 export { authoredForIndex, CLEANER_VERSION } from './stored.js';
 
-
 export interface CleanOptions {
   /** HTML beyond this many characters is cut before parsing. */
   readonly maxHtmlChars?: number;

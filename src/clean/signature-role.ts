@@ -25,7 +25,7 @@ export function signatureRole(signature: string, name: string | null | undefined
       continue;
     for (const piece of text.split(CARD_SEPARATOR)) {
       const part = piece.trim().replace(/[,;]+$/, '');
-      if (part === '' || CONTACT_DATA.test(part) || (own !== null && own.includes(fold(part)))) continue;
+      if (part === '' || CONTACT_DATA.test(part) || own?.includes(fold(part))) continue;
       parts.push(part);
     }
   }

@@ -20,7 +20,7 @@ import {
 } from '../index/index.js';
 import type { Db } from '../store/index.js';
 import type { PostingsPhrase } from './match.js';
-import { maskCount, type PhraseHits, type PhraseSource, phraseSource } from './phrase-hits.js';
+import { maskCount, type PhraseSource, phraseSource } from './phrase-hits.js';
 import type { RankContext } from './ranked-query.js';
 import { BULK_FACTOR } from './weights.js';
 
