@@ -16,6 +16,11 @@ export interface ChatMessage {
  */
 export interface ReplyShape {
   readonly jsonSchema: Readonly<Record<string, unknown>>;
+  /**
+   * Tokens the longest reply the schema allows can take (a character a token at worst): a
+   * local model's reply budget for it, so the JSON always closes.
+   */
+  readonly maxTokens: number;
 }
 
 export interface ChatModel {

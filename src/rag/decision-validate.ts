@@ -82,8 +82,11 @@ export function buildDecisionPrompt(statement: string, messages: readonly Stored
   ];
 }
 
-/** Longest quote asked for: a sentence or two of a message, enough to show the decision. */
-const MAX_QUOTE_CHARS = 300;
+// The verdict's bounds, which a local model's grammar holds it to: a sentence of each of two
+// messages and a one-sentence statement.
+const SHAPED_STATEMENT_CHARS = 300;
+const SHAPED_QUOTES = 2;
+const SHAPED_QUOTE_CHARS = 160;
 
 /**
  * The verdict's JSON shape, its quotes citing only the prompt's messages: a local model writes
@@ -91,21 +94,24 @@ const MAX_QUOTE_CHARS = 300;
  * cited-answer shape, and no verdict could be read).
  */
 export function verdictShape(messageIds: readonly string[]): ReplyShape {
+  const longestId = Math.max(0, ...messageIds.map((id) => id.length));
   return {
+    // The strings at a token a character, and the keys, quotes and brackets around them.
+    maxTokens: SHAPED_STATEMENT_CHARS + SHAPED_QUOTES * (SHAPED_QUOTE_CHARS + longestId) + 64,
     jsonSchema: {
       type: 'object',
       properties: {
         decision: { type: 'boolean' },
-        statement: { type: 'string', maxLength: MAX_STATEMENT_CHARS },
+        statement: { type: 'string', maxLength: SHAPED_STATEMENT_CHARS },
         quotes: {
           type: 'array',
           minItems: 1,
-          maxItems: 3,
+          maxItems: SHAPED_QUOTES,
           items: {
             type: 'object',
             properties: {
               messageId: { enum: [...messageIds] },
-              quote: { type: 'string', maxLength: MAX_QUOTE_CHARS },
+              quote: { type: 'string', maxLength: SHAPED_QUOTE_CHARS },
             },
           },
         },

@@ -135,9 +135,9 @@ export function localChat(options: LocalChatOptions): LocalChatModel {
     return loading;
   };
 
-  const unfinishedJson = (error: unknown): ProviderError =>
+  const unfinishedJson = (error: unknown, budget: number): ProviderError =>
     new ProviderError(
-      `local llm ${name}: the reply did not finish its JSON within ${maxTokens} tokens`,
+      `local llm ${name}: the reply did not finish its JSON within ${budget} tokens`,
       'llm',
       null,
       error,
@@ -161,9 +161,11 @@ export function localChat(options: LocalChatOptions): LocalChatModel {
     // node-llama-cpp would silently drop the start of an oversized prompt (mail the grammar
     // still lets the model cite): refuse instead, so ask degrades and says why.
     const promptTokens = model.tokenize(messages.map((m) => m.content).join('\n')).length;
-    if (promptTokens + maxTokens > context.contextSize)
+    // A shape bounds its reply itself: it gets the budget its longest reply needs.
+    const budget = shape?.maxTokens ?? maxTokens;
+    if (promptTokens + budget > context.contextSize)
       throw new ProviderError(
-        `local llm ${name}: a prompt of ${promptTokens} tokens and a reply of up to ${maxTokens} do not fit its context of ${context.contextSize}; raise llm.contextSize`,
+        `local llm ${name}: a prompt of ${promptTokens} tokens and a reply of up to ${budget} do not fit its context of ${context.contextSize}; raise llm.contextSize`,
         'llm',
         null,
       );
@@ -189,14 +191,14 @@ export function localChat(options: LocalChatOptions): LocalChatModel {
         const reply = await session.prompt(last.content, {
           temperature: 0,
           seed: 0,
-          maxTokens,
+          maxTokens: budget,
           signal,
           grammar: asked,
         });
         try {
           return JSON.stringify(asked.parse(reply));
         } catch (error) {
-          throw unfinishedJson(error);
+          throw unfinishedJson(error, budget);
         }
       }
       const grammar: LlamaJsonSchemaGrammar<typeof CITED_ANSWER_SHAPE> | null =
@@ -204,7 +206,7 @@ export function localChat(options: LocalChatOptions): LocalChatModel {
       const reply = await session.prompt(last.content, {
         temperature: 0,
         seed: 0,
-        maxTokens,
+        maxTokens: budget,
         signal,
         ...(grammar ? { grammar } : {}),
       });
@@ -212,7 +214,7 @@ export function localChat(options: LocalChatOptions): LocalChatModel {
       try {
         return renderCited(grammar.parse(reply));
       } catch (error) {
-        throw unfinishedJson(error);
+        throw unfinishedJson(error, budget);
       }
     } finally {
       session.dispose({ disposeSequence: false });
