@@ -61,6 +61,17 @@ export function recordedCredential(db: Db, path: string): string | undefined {
   return row?.credential;
 }
 
+/** The folders the last complete syncs of the source at `path` saw, in name order. */
+export function recordedFolders(db: Db, path: string): string[] {
+  return sql(
+    db,
+    `SELECT DISTINCT f.folder FROM source_folders f JOIN sources s ON s.id = f.source_id
+     WHERE s.path = ? ORDER BY f.folder`,
+  )
+    .pluck()
+    .all(path) as string[];
+}
+
 export function saveCredential(db: Db, sourceId: number, credential: string): void {
   sql(db, 'UPDATE sources SET credential = ? WHERE id = ?').run(credential, sourceId);
 }

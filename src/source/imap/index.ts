@@ -2,7 +2,7 @@
 // sources and the read commands never load imapflow.
 
 import { type CredentialMethod, parseCredential } from './credentials.js';
-import { type ImapWatcher, watchImap } from './idle.js';
+import { type ImapWatcher, idleFolders, watchImap } from './idle.js';
 import { ImapSource } from './imap-source.js';
 import { type FolderSelection, type ImapAddress, parseImapUrl } from './url.js';
 
@@ -22,13 +22,23 @@ export function openImapSource(url: string, options: ImapOpenOptions = {}): Imap
   return new ImapSource(address, { credential, ...(options.tlsCa ? { tlsCa: options.tlsCa } : {}) });
 }
 
-/** Keeps INBOX of the source at `url` in IDLE; `onChange` when the server announces a change. */
-export function watchImapInbox(
+/**
+ * Keeps the folders of the source at `url` in IDLE (those it names, else INBOX and the folders
+ * its syncs saw, `synced`; see idleFolders); `onChange` when the server announces a change.
+ */
+export function watchImapFolders(
   url: string,
-  options: ImapOpenOptions & { onChange: () => void; onError: (message: string) => void },
+  options: ImapOpenOptions & {
+    readonly synced?: (canonical: string) => readonly string[];
+    onChange: () => void;
+    onError: (message: string) => void;
+  },
 ): ImapWatcher {
   const { address, credential } = resolve(url, options);
-  return watchImap(address, { ...options, credential });
+  return watchImap(address, idleFolders(address, options.synced?.(address.canonical) ?? []), {
+    ...options,
+    credential,
+  });
 }
 
 function resolve(

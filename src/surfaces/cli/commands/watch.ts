@@ -103,7 +103,7 @@ export function registerWatch(program: Command, globals: () => GlobalOptions): v
       },
       onError: (error) => log(describeError(error)),
     });
-    const idle = await watchImapInboxes(
+    const idle = await watchImapSources(
       engine,
       (plan ?? recordedSources(engine)).flatMap((p) => p.paths).filter(isImapUrl),
       imap,
@@ -122,10 +122,10 @@ export function registerWatch(program: Command, globals: () => GlobalOptions): v
 }
 
 /**
- * An IDLE connection on INBOX per IMAP source, each waking the watch loop when its server
- * announces a change; imapflow loads only when there is one.
+ * IDLE connections on each IMAP source's folders (INBOX first), each waking the watch loop
+ * when its server announces a change; imapflow loads only when there is one.
  */
-async function watchImapInboxes(
+async function watchImapSources(
   engine: Mailsift,
   urls: readonly string[],
   imap: ImapOpenOptions,
@@ -133,12 +133,14 @@ async function watchImapInboxes(
   log: (message: string) => void,
 ): Promise<ImapWatcher[]> {
   if (urls.length === 0) return [];
-  const [{ watchImapInbox }, { recordedCredential }] = await Promise.all([
+  const [{ watchImapFolders }, { recordedCredential, recordedFolders }] = await Promise.all([
     import('../../../source/imap/index.js'),
     import('../../../store/source-state.js'),
   ]);
   const recorded = (url: string) => recordedCredential(engine.archive.db, url);
+  // The folders its syncs saw before this watch started; a new source's INBOX until restarted.
+  const synced = (url: string) => recordedFolders(engine.archive.db, url);
   return [...new Set(urls)].map((url) =>
-    watchImapInbox(url, { ...imap, recorded, onChange: wake, onError: log }),
+    watchImapFolders(url, { ...imap, recorded, synced, onChange: wake, onError: log }),
   );
 }
