@@ -141,6 +141,35 @@ try {
   say(
     `table: ${sameAsExtracted ? 'holds what a fresh extraction finds' : 'DIFFERS from a fresh extraction'}; deriving every thread ${deriveMs.toFixed(0)} ms, ${((deriveMs / ingested.elapsedMs) * 100).toFixed(1)}% of the ingest`,
   );
+  if (process.argv.includes('--llm')) {
+    // The LLM method: every rules decision validated and phrased by the local model (or the
+    // one MAILSIFT_LLM_* configures), as the background drain does, then scored the same way:
+    // the decisions it accepted (method 'llm') against the labels.
+    process.env.MAILSIFT_LLM_KIND ??= 'local';
+    const { configuredLlm } = await import('../src/surfaces/cli/providers.js');
+    const { validatePending } = await import('../src/rag/decision-validate.js');
+    const llm = configuredLlm();
+    if (!llm) throw new Error('--llm: no LLM configured');
+    const started = performance.now();
+    const report = await validatePending(engine, llm);
+    const llmMs = performance.now() - started;
+    await llm.close?.();
+    const after: DecisionRecord[] = [];
+    for (let token: string | undefined, page = 0; page === 0 || token !== undefined; page++) {
+      const found = findDecisions(db, { inbox: 'lkml', limit: 100, ...(token ? { pageToken: token } : {}) });
+      after.push(...found.decisions);
+      token = found.nextPageToken ?? undefined;
+    }
+    const phrased = after.filter((d) => d.method === 'llm');
+    say();
+    say(
+      `llm ${llm.id}: ${report.accepted} accepted, ${report.rejected} rejected, ${report.failed} failed of ${decisions.length} (${(llmMs / 1000).toFixed(0)} s)${report.error ? `; stopped: ${report.error}` : ''}`,
+    );
+    say(`precision (llm, accepted)  ${ratio(correct(phrased).length, phrased.length)}`);
+    say(
+      `recall (llm, accepted)     ${ratio(labels.filter((l) => phrased.some((d) => matches(d, l))).length, labels.length)}`,
+    );
+  }
   if (process.argv.includes('--misses')) {
     say();
     for (const d of decisions.filter((x) => !labels.some((l) => matches(x, l))))
