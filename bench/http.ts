@@ -7,7 +7,7 @@
 // more each while `mailsift ingest` writes N other generated messages into the same archive.
 // Prints requests/s, p50/p99/max latency and errors per run.
 
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -129,6 +129,14 @@ function generators(): Generator[] {
   const asked = process.argv[at + 1];
   if (asked === 'wrk' || asked === 'autocannon') return [asked];
   throw new Error(`--generator: expected wrk or autocannon, got ${asked}`);
+}
+
+/** Fails before anything is built when wrk is asked for and missing. */
+function requireWrk(): void {
+  if (spawnSync('wrk', ['--version']).error)
+    throw new Error(
+      'bench:http runs wrk beside autocannon: apt-get install wrk, or pass --generator autocannon',
+    );
 }
 
 /** autocannon, in its own process so it does not share the server's event loop. */
@@ -283,8 +291,9 @@ function runLine(run: Run): string {
 }
 
 async function main(): Promise<void> {
-  // A bad --generator fails before anything is built or served.
+  // A bad --generator, or a missing wrk, fails before anything is built or served.
   const tools = generators();
+  if (tools.includes('wrk')) requireWrk();
   const messages = numberArg('messages', 'BENCH_MESSAGES', 100_000);
   const ingestMessages = numberArg('with-ingest', 'BENCH_WITH_INGEST', 0);
   const path = await archive(messages);

@@ -89,11 +89,26 @@ describe('oneRequestPerTurn', () => {
     const listener = oneRequestPerTurn((req) => {
       order.push(req.url ?? '');
     });
-    for (const url of ['/a', '/b', '/c']) listener({ url } as IncomingMessage, {} as ServerResponse);
+    for (const url of ['/a', '/b', '/c'])
+      listener({ url, socket: { destroyed: false } } as unknown as IncomingMessage, {} as ServerResponse);
     expect(order).toEqual([]);
     await new Promise((r) => setImmediate(r));
     await new Promise((r) => setImmediate(r));
     await new Promise((r) => setImmediate(r));
     expect(order).toEqual(['/a', '/b', '/c']);
+  });
+
+  it('drops a request whose client left while it waited', async () => {
+    const started: string[] = [];
+    const queued = oneRequestPerTurn((request) => {
+      started.push(request.url ?? '');
+    });
+    const request = (url: string, destroyed: boolean) =>
+      [{ url, socket: { destroyed } } as unknown as IncomingMessage, {} as ServerResponse] as const;
+    queued(...request('/first', false));
+    queued(...request('/gone', true));
+    queued(...request('/last', false));
+    for (let turn = 0; turn < 4; turn++) await new Promise((resolve) => setImmediate(resolve));
+    expect(started).toEqual(['/first', '/last']);
   });
 });
