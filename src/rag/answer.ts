@@ -31,6 +31,8 @@ export interface Answer {
     readonly mode: RetrievalResult['mode'];
     readonly filters: RetrievalResult['filters'];
     readonly degraded?: string;
+    /** The question's words also searched in the mail's language (RetrievalResult.expansions). */
+    readonly expansions?: RetrievalResult['expansions'];
   };
 }
 
@@ -89,6 +91,7 @@ function retrievalOf(result: RetrievalResult): Answer['retrieval'] {
     mode: result.mode,
     filters: result.filters,
     ...(result.degraded ? { degraded: result.degraded } : {}),
+    ...(result.expansions ? { expansions: result.expansions } : {}),
   };
 }
 

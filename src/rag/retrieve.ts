@@ -10,6 +10,7 @@ import { type Db, inboxByName, sql } from '../store/index.js';
 import type { ChatModel } from './chat.js';
 import type { ChunkKind, ChunkMeta } from './chunk.js';
 import { chunkOptionsFor, recordedChunkOptions } from './chunking.js';
+import { type Expansion, planCrossLanguage } from './cross-language.js';
 import { DECISION_THREADS, decisionLeg, decisionWeights } from './decision-leg.js';
 import { isDecisionQuestion } from './decision-question.js';
 import type { Embedder } from './embedder.js';
@@ -61,6 +62,8 @@ export interface RetrieveOptions {
   readonly now?: Date;
   /** Receives each stage's ranking once the question is ranked (bench:rag --misses). */
   readonly trace?: (trace: RetrievalTrace) => void;
+  /** The cross-language lexicon folder; default the model cache's `lexicon` (scripts/fetch-lexicon.sh). */
+  readonly lexiconDir?: string;
 }
 
 /** How each stage ranked one question's candidates, best first: where a missed answer was lost. */
@@ -122,6 +125,12 @@ export interface RetrievalResult {
    * ranking, best first, each with its evidence messages (src/decisions; rules, on demand).
    */
   readonly decisions?: readonly DecisionHit[];
+  /**
+   * Asked in another language than (some of) the searched mail's: each question word the
+   * keyword leg also searched in the mail's language, with the translations it searched
+   * (cross-language.ts); they count for less than the question's own words.
+   */
+  readonly expansions?: readonly Expansion[];
   readonly notes: readonly string[];
 }
 
@@ -273,11 +282,13 @@ async function retrieveWith(
   } else if (options.mode !== 'keyword') notes.push('no embedder configured: keyword retrieval only');
   const languageNote = embedder && englishOnlyEmbedderNote(db, inboxIds, q, embedder);
   if (languageNote) notes.push(languageNote);
+  const crossing = planCrossLanguage(db, inboxIds, q, options.lexiconDir);
+  notes.push(...crossing.notes);
   // The texts are embedded while the keyword leg runs (an in-process model on its own
   // threads); the keyword leg's best threads are searched by the vector leg too.
   const embeddings = embedder && startEmbedding(embedder, texts);
   const keywordOf = (weigh: boolean): KeywordHit[][] =>
-    texts.map((text) => keywordLeg(db, text, inboxIds, filters, 200, weigh));
+    texts.map((text) => keywordLeg(db, text, inboxIds, filters, 200, weigh, crossing.cross));
   let keyword: KeywordHit[][] =
     embedder && options.mode === 'vector' ? texts.map(() => []) : keywordOf(embedder !== undefined);
   let vectors: VectorLeg[] = texts.map(() => NO_VECTORS);
@@ -416,6 +427,7 @@ async function retrieveWith(
       if (!vectorRank.has(c.id)) vectorRank.set(c.id, i);
     });
   const passages = pack(db, packThreads, ranked, rowThread, vectorRank, budget, inboxName);
+  const expansions = crossing.cross?.expansions() ?? [];
   return {
     question: q,
     mode,
@@ -452,6 +464,7 @@ async function retrieveWith(
           })),
         }
       : {}),
+    ...(expansions.length > 0 ? { expansions } : {}),
     notes,
   };
 }

@@ -168,6 +168,12 @@ describe('the commands in README.md and docs/', () => {
         expect(scripts, where(l)).toHaveProperty([npm[1] as string]);
         continue;
       }
+      if (c === 'scripts/fetch-lexicon.sh') {
+        expect(readFileSync(join(ROOT, 'scripts', 'fetch-lexicon.sh'), 'utf8'), where(l)).toContain(
+          'fetchVersion',
+        );
+        continue;
+      }
       const model = /^scripts\/fetch-model\.sh(?: --model ([\w.-]+))?$/.exec(c);
       if (model) {
         if (model[1]) expect(fetchModel, where(l)).toContain(model[1]);

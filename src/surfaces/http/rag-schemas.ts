@@ -94,6 +94,20 @@ const degraded = z
   .optional()
   .describe('why a configured provider was not used this time (embedder or LLM down, no vectors yet)');
 
+const expansions = z
+  .array(
+    z.object({
+      word: z.string(),
+      language: z.string().describe("the question's language"),
+      into: z.string().describe("the mail's language"),
+      translations: z.array(z.string()),
+    }),
+  )
+  .optional()
+  .describe(
+    'present when the question is in another language than (some of) the mail: each question word also searched by its translations from the bilingual lexicon, a weaker match than the word itself',
+  );
+
 export const retrievalSchema = z.object({
   question: z.string(),
   mode,
@@ -135,6 +149,7 @@ export const retrievalSchema = z.object({
     .describe(
       'present when the question asks what was decided: the decisions of the best threads whose evidence messages joined the ranking, best first',
     ),
+  expansions,
   notes: z.array(z.string()),
 });
 
@@ -153,5 +168,5 @@ export const answerSchema = z.object({
   method: z.enum(['llm', 'extractive']),
   unknownCitations: z.array(z.string()).describe('ids the LLM cited that were not retrieved'),
   verified: z.boolean().describe('false when a claim cites an unknown id, or nothing is cited'),
-  retrieval: z.object({ mode, filters, degraded }),
+  retrieval: z.object({ mode, filters, degraded, expansions }),
 });
