@@ -141,3 +141,54 @@ describe('retrieve across languages through the bilingual lexicon', () => {
     expect(engine.searchMessages({ q: 'spedizione dogana', inbox: 'work' }).messages).toEqual([]);
   });
 });
+
+describe('retrieve across two languages other than English, through English', () => {
+  let engine: Mailsift;
+  let lexicon: string;
+  beforeAll(async () => {
+    const root = tempDir('mailsift-pivot-');
+    const mail = join(root, 'mail');
+    mkdirSync(mail);
+    const german: ReadonlyArray<readonly [string, string, string]> = [
+      [
+        'zoll-0412@nordwind.example',
+        'Container aus Ningbo beim Zoll',
+        'Guten Tag Frau Conti,\n\ndie Sendung aus Ningbo wird in Hamburg vom Zoll festgehalten, weil die Packliste nicht mit den Handelspapieren übereinstimmt. Wir rechnen mit einer Verzögerung von etwa einer Woche.\n\nMit freundlichen Grüßen\nKlaus Weber',
+      ],
+      [
+        'feier-0418@nordwind.example',
+        'Weihnachtsfeier im Dezember',
+        'Hallo zusammen,\n\nunsere Weihnachtsfeier findet dieses Jahr am zwölften Dezember im Restaurant am Hafen statt. Bitte gebt bis Freitag Bescheid, ob ihr kommen könnt.\n\nViele Grüße\nAnna',
+      ],
+    ];
+    german.forEach(([id, subject, body], i) => {
+      writeFileSync(
+        join(mail, `${i + 1}.eml`),
+        `From: Klaus Weber <k.weber@nordwind.example>\nTo: Laura Conti <laura.conti@acme-corp.example>\nSubject: ${subject}\nDate: Tue, 12 Mar 2024 09:14:00 +0100\nMessage-ID: <${id}>\nContent-Type: text/plain; charset="utf-8"\n\n${body}\n`,
+      );
+    });
+    engine = Mailsift.open(join(root, 'archive.db'));
+    await engine.ingest([mail], { inbox: 'lieferanten', workers: 0 });
+    writeDictd(root, 'freedict-ita-eng', ITA_ENG);
+    writeDictd(root, 'freedict-eng-ita', ENG_ITA);
+    writeDictd(root, 'freedict-eng-deu', [
+      'customs /kˈʌstəmz/ <n>\nZoll <masc>, Zollbehörde <fem>\n',
+      'delay /dɪlˈeɪ/ <n>\nVerzögerung <fem>, Verspätung <fem>\n',
+    ]);
+    lexicon = join(root, 'lexicon');
+    buildLexiconFolder(root, lexicon);
+  });
+  afterAll(() => engine.close());
+
+  it('translates an Italian question for German mail through its English words', async () => {
+    const result = await retrieve(engine, 'La merce è ferma in dogana? Quanto ritardo?', {
+      mode: 'keyword',
+      lexiconDir: lexicon,
+    });
+    expect(result.messages[0]?.messageId).toBe('zoll-0412@nordwind.example');
+    expect(result.expansions).toEqual([
+      { word: 'dogana', language: 'it', into: 'de', translations: ['zoll'] },
+      { word: 'ritardo', language: 'it', into: 'de', translations: ['verzogerung'] },
+    ]);
+  });
+});

@@ -151,7 +151,7 @@ export class Lexicon {
         { param: path },
       );
     // German's lexicon holds 255,000 headwords: kept as slices of the file's lines, not arrays
-    // of strings (180 MB and 1.9 s to read as arrays).
+    // of strings (182 MB and 0.64 s to read as arrays).
     const words = new Map<string, string>();
     const stems = new Map<string, string>();
     for (let i = 1; i < lines.length; i++) {
