@@ -171,21 +171,22 @@ export function createApp(options: AppOptions): Hono<Env> {
     });
   });
 
-  app.use(
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: (c) => {
-        // The unread rest of the body makes the connection unusable: tell the client not to reuse it.
-        c.header('Connection', 'close');
-        return errorResponse(
-          c,
-          'payload_too_large',
-          `request body larger than ${MAX_BODY_BYTES} bytes`,
-          'body',
-        );
-      },
-    }),
-  );
+  const limitBody = bodyLimit({
+    maxSize: MAX_BODY_BYTES,
+    onError: (c) => {
+      // The unread rest of the body makes the connection unusable: tell the client not to reuse it.
+      c.header('Connection', 'close');
+      return errorResponse(
+        c,
+        'payload_too_large',
+        `request body larger than ${MAX_BODY_BYTES} bytes`,
+        'body',
+      );
+    },
+  });
+  // Only requests whose body a route reads: bodyLimit asks for the body, which makes the
+  // node adapter build a whole fetch Request of each GET (12% of a search's CPU under wrk).
+  app.use((c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next)));
 
   app.onError((error, c) => {
     if (isMailsiftError(error)) return errorResponse(c, error.code, error.message, error.param);
