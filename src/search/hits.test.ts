@@ -21,6 +21,18 @@ describe('hits kept between requests', () => {
     expect(again?.labels).toContain('important');
   });
 
+  it('reuse the item built for a kept message, frozen, until the message changes', () => {
+    const first = searchMessages(archive.db, { q: 'invoice' }).messages[0];
+    const again = searchMessages(archive.db, { q: 'invoice' }).messages[0];
+    if (!first || !again) throw new Error('no message found by "invoice"');
+    expect(again.messageId).toBe(first.messageId);
+    // The same recipients array: the item was built once, not per request, and is frozen,
+    // so no caller can change what the next request is given.
+    expect(again.to).toBe(first.to);
+    expect(() => (first.to as string[]).push('x@y.example')).toThrow(TypeError);
+    expect(() => (first.labels as string[]).push('mine')).toThrow(TypeError);
+  });
+
   it('show the highlights of the query asked, not of another query that found the same message', () => {
     const [byInvoice] = searchMessages(archive.db, { q: 'invoice' }).messages;
     const subject = byInvoice?.subject

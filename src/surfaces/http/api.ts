@@ -54,7 +54,7 @@ export interface ThreadItem {
   readonly subject: string;
   readonly timestamp: string;
   readonly from: string | null;
-  readonly to: string[];
+  readonly to: readonly string[];
   readonly labels: readonly string[];
   readonly preview: string;
   readonly messageCount: number;
