@@ -137,8 +137,10 @@ describe('bm25 kernel', () => {
     const every = (step: number, count: (i: number) => number) => {
       const ords: number[] = [];
       const counts: number[] = [];
-      for (let ord = step - 1, i = 0; ord < 60_000; ord += step, i++)
-        ords.push(ord), counts.push(count(i), 0);
+      for (let ord = step - 1, i = 0; ord < 60_000; ord += step, i++) {
+        ords.push(ord);
+        counts.push(count(i), 0);
+      }
       return encodePostings({ ords, counts }, 2).postings;
     };
     const dense = every(3, (i) => 1 + (i % 4));

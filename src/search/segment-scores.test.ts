@@ -31,7 +31,10 @@ function segment(): Segment {
 function every(step: number, first: number): { ords: number[]; counts: number[] } {
   const ords: number[] = [];
   const counts: number[] = [];
-  for (let ord = first; ord < DOCS; ord += step) ords.push(ord), counts.push(1 + ((ord * 7) % 5));
+  for (let ord = first; ord < DOCS; ord += step) {
+    ords.push(ord);
+    counts.push(1 + ((ord * 7) % 5));
+  }
   return { ords, counts };
 }
 
