@@ -79,6 +79,9 @@ SyncState *
 }
 
 async function main(): Promise<void> {
+  // Fails before a mailbox is generated and served: the peer is what the numbers are read against.
+  if (spawnSync('mbsync', ['--version']).error)
+    throw new Error('bench:imap compares with mbsync: apt-get install isync');
   rmSync(root, { recursive: true, force: true });
   mkdirSync(root, { recursive: true });
   const server = await startDovecot();
