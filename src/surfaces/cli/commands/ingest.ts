@@ -7,6 +7,7 @@ import type { EmbedReport } from '../../../rag/index.js';
 import { nonNegativeInteger, positiveInteger } from '../arguments.js';
 import { type GlobalOptions, printJson, printLine, withEngine } from '../context.js';
 import { type ImapFlags, imapOptions, withImapFlags } from '../imap-flags.js';
+import { DEFAULT_NICE, niceness, runAtNiceness } from '../priority.js';
 import { countProgress, terminalProgress } from '../progress.js';
 import { skippedLines } from '../skipped.js';
 import { extractionLine } from './extract.js';
@@ -31,6 +32,12 @@ export function registerIngest(program: Command, globals: () => GlobalOptions): 
     .option(
       '--no-embed',
       'leave new chunks in the embedding backlog (default: embed them when an embedder is configured)',
+    )
+    .option(
+      '--nice <n>',
+      'CPU priority, 0 (normal) to 19 (lowest): searches served from this machine go first',
+      niceness,
+      DEFAULT_NICE,
     );
   withImapFlags(command).action(
     async (
@@ -42,9 +49,11 @@ export function registerIngest(program: Command, globals: () => GlobalOptions): 
         batchSize?: number;
         extract: boolean;
         embed: boolean;
+        nice: number;
       },
     ) => {
       const global = globals();
+      runAtNiceness(options.nice);
       const [{ embedPending }, { withDrainLease }, { configuredEmbedder }] = await Promise.all([
         import('../../../rag/index.js'),
         import('../drain-lease.js'),

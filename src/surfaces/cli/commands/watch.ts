@@ -11,6 +11,7 @@ import type { ImapOpenOptions, ImapWatcher } from '../../../source/imap/index.js
 import { dbPath, type GlobalOptions, printJson, printLine } from '../context.js';
 import { type DrainLimitFlags, withDrainLimitFlags } from '../drain-flags.js';
 import { type ImapFlags, imapOptions, withImapFlags } from '../imap-flags.js';
+import { DEFAULT_NICE, niceness, runAtNiceness } from '../priority.js';
 
 const collect = (value: string, list: string[] = []): string[] => [...list, value];
 
@@ -19,6 +20,7 @@ interface WatchCommandOptions extends DrainLimitFlags, ImapFlags {
   inbox: string;
   interval: string;
   webhook?: string;
+  nice: number;
 }
 
 export function registerWatch(program: Command, globals: () => GlobalOptions): void {
@@ -38,9 +40,16 @@ export function registerWatch(program: Command, globals: () => GlobalOptions): v
       'time between cycles: 90s, 5m, 1h (an IMAP INBOX in IDLE starts one when mail arrives)',
       '5m',
     )
-    .option('--webhook <url>', 'POST JSON alerts here (or MAILSIFT_WEBHOOK)');
+    .option('--webhook <url>', 'POST JSON alerts here (or MAILSIFT_WEBHOOK)')
+    .option(
+      '--nice <n>',
+      'CPU priority, 0 (normal) to 19 (lowest): searches served from this machine go first',
+      niceness,
+      DEFAULT_NICE,
+    );
   withImapFlags(withDrainLimitFlags(command, 'per cycle')).action(async (options: WatchCommandOptions) => {
     const global = globals();
+    runAtNiceness(options.nice);
     const [
       { Mailsift },
       { loadHealthThresholds, recordedSources, startWatch, WebhookSender },
