@@ -11,8 +11,9 @@ export interface ChatMessage {
 
 /**
  * The reply a caller needs: one JSON object that `jsonSchema` (JSON Schema) describes. A local
- * model generates under it as a grammar, so even a small one answers in the shape asked; a
- * remote one is asked for it by the prompt, and its reply is checked by the caller either way.
+ * model generates under it as a grammar, so even a small one answers in the shape asked; an
+ * OpenAI-compatible server is sent it as `response_format` (Ollama, llama.cpp's server, vLLM
+ * and LM Studio constrain their output to it); the caller checks the reply either way.
  */
 export interface ReplyShape {
   readonly jsonSchema: Readonly<Record<string, unknown>>;
@@ -45,16 +46,34 @@ const chatResponse = z.object({
 
 export function openAiChat(options: OpenAiChatOptions): ChatModel {
   const url = endpointUrl(options.url, '/chat/completions');
+  // A server that refused a reply shape once (400: an older one without json_schema) is asked
+  // without it from then on; the prompt still describes the shape.
+  let shapesRefused = false;
   return {
     id: `openai:${options.model}`,
-    async complete(messages, signal) {
+    async complete(messages, signal, shape) {
       const body = {
         model: options.model,
         messages,
         temperature: 0,
         ...(options.maxTokens ? { max_tokens: options.maxTokens } : {}),
       };
-      const parsed = chatResponse.safeParse(await postJson(options, url, body, 'llm', signal));
+      const shaped =
+        shape && !shapesRefused
+          ? {
+              ...body,
+              response_format: {
+                type: 'json_schema',
+                json_schema: { name: 'reply', schema: shape.jsonSchema },
+              },
+            }
+          : body;
+      const answer = await postJson(options, url, shaped, 'llm', signal).catch((error: unknown) => {
+        if (shaped === body || !(error instanceof ProviderError) || error.status !== 400) throw error;
+        shapesRefused = true;
+        return postJson(options, url, body, 'llm', signal);
+      });
+      const parsed = chatResponse.safeParse(answer);
       const content = parsed.success ? parsed.data.choices[0]?.message.content : null;
       if (!content) throw new ProviderError(`llm at ${url} answered without a message`, 'llm', 200);
       return content;

@@ -88,6 +88,28 @@ describe('decisions validated by the LLM', () => {
     expect(prompt).toContain('Found by rules:');
   });
 
+  it('asks the server for the verdict in its JSON shape, and asks without it once a server refuses it', async () => {
+    onlyPostgresWaits();
+    loopback.chat = reply(POSTGRES, [['db-5@orbit-labs.example', 'Agreed.']]);
+    const chats = () => loopback.requests.filter((r) => r.path === '/v1/chat/completions');
+    const model = llm();
+    // An older server refuses response_format: json_schema (400); the verdict is asked again without it.
+    loopback.faults.push('400');
+    expect(await validatePending(engine, model)).toMatchObject({ accepted: 1, failed: 0 });
+    const [refused, plain] = chats().slice(-2);
+    const format = refused?.body.response_format as { type: string; json_schema: { schema: unknown } };
+    expect(format.type).toBe('json_schema');
+    expect(JSON.stringify(format.json_schema.schema)).toContain('db-5@orbit-labs.example');
+    expect(plain?.body.response_format).toBeUndefined();
+    // That server is not asked for a shape again; a new model asks again.
+    requeue();
+    await validatePending(engine, model);
+    expect(chats().at(-1)?.body.response_format).toBeUndefined();
+    requeue();
+    await validatePending(engine, llm());
+    expect(chats().at(-1)?.body.response_format).toMatchObject({ type: 'json_schema' });
+  });
+
   it('keeps the rules’ record when a quote is not in the message it cites, or the LLM does not confirm', async () => {
     onlyPostgresWaits();
     const rules = postgres();

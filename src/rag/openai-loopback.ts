@@ -1,12 +1,12 @@
 // Test support: a loopback server speaking the OpenAI wire format for /v1/embeddings and
-// /v1/chat/completions, with scripted faults (429 with Retry-After, 5xx, 401, garbage, a
-// request that never answers). Embeddings are hashed bags of word prefixes: texts sharing
+// /v1/chat/completions, with scripted faults (400 as a server refusing a request field, 429
+// with Retry-After, 5xx, 401, garbage, a request that never answers). Embeddings are hashed bags of word prefixes: texts sharing
 // words are near, which is enough to exercise the vector leg deterministically.
 
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type Fault = '429' | '500' | '401' | 'garbage' | 'hang';
+export type Fault = '400' | '429' | '500' | '401' | 'garbage' | 'hang';
 
 export interface ChatRequest {
   readonly model: string;
@@ -44,7 +44,18 @@ export function hashedEmbedding(text: string, dims = LOOPBACK_DIMENSIONS): numbe
   return vector.map((v) => v / norm);
 }
 
-const ERRORS: Record<'429' | '500' | '401', { status: number; body: unknown }> = {
+const ERRORS: Record<'400' | '429' | '500' | '401', { status: number; body: unknown }> = {
+  '400': {
+    status: 400,
+    body: {
+      error: {
+        message: "Invalid value: 'json_schema'. Supported values are: 'json_object' and 'text'.",
+        type: 'invalid_request_error',
+        param: 'response_format.type',
+        code: 'invalid_value',
+      },
+    },
+  },
   '429': {
     status: 429,
     body: {
