@@ -1,7 +1,7 @@
 // The CPU priority of the CLI's writing commands (ingest, watch). An ingest parses and indexes on
 // every core it can get; a server answering searches from the same machine then waits its turn:
 // bench:http with an ingest of 5,000 messages beside it went from ~1,000 req/s, p99 ~700 ms,
-// to ~1,900 req/s, p99 67 ms, with the ingest at nice 10. A lower priority costs an ingest
+// to ~1,900 req/s, p99 55-67 ms, with the ingest at nice 10. A lower priority costs an ingest
 // nothing when the machine is otherwise idle.
 
 import { readdirSync } from 'node:fs';
