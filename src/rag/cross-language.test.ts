@@ -6,6 +6,7 @@ import { Mailsift } from '../engine.js';
 import { planCrossLanguage } from './cross-language.js';
 import { extractFilters } from './filters.js';
 import { keywordLeg } from './keyword-leg.js';
+import { SearchedLanguages } from './languages.js';
 import { buildLexiconFolder } from './lexicon/build.js';
 import { ENG_ITA, ITA_ENG, writeDictd } from './lexicon/test-dictd.js';
 import { retrieve } from './retrieve.js';
@@ -88,7 +89,7 @@ describe('retrieve across languages through the bilingual lexicon', () => {
     const db = engine.archive.db;
     const inbox = (db.prepare("SELECT id FROM inboxes WHERE name = 'work'").get() as { id: number }).id;
     const weightOf = (question: string): number => {
-      const { cross } = planCrossLanguage(db, [inbox], question, lexicon);
+      const { cross } = planCrossLanguage(new SearchedLanguages(db, [inbox]), question, lexicon);
       const hits = keywordLeg(db, question, [inbox], extractFilters(db, question, [inbox]), 10, true, cross);
       return hits.find((h) => h.rowid === rowid)?.weight ?? 0;
     };

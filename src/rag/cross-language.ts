@@ -4,13 +4,11 @@
 // match. Only retrieve and ask cross: agent search stays exact. The lexicon files are read
 // on the first question that needs them, never when a surface merely loads this module.
 
-import { homedir } from 'node:os';
-import { join } from 'node:path';
 import { detectLanguage, isLanguage, type Language } from '../analysis/index.js';
 import { describeError } from '../core/errors.js';
-import { type Db, sql } from '../store/index.js';
-import { inboxLanguages, MEANINGFUL_SHARE } from './languages.js';
+import type { SearchedLanguages } from './languages.js';
 import { Lexicon, lexiconFile } from './lexicon/lexicon.js';
+import { modelCacheDir } from './model-cache.js';
 
 /** One question word and the translations searched for it. */
 export interface Expansion {
@@ -28,12 +26,6 @@ export const TRANSLATIONS_PER_WORD = 3;
 const CANDIDATES_PER_WORD = 8;
 /** Through English, per step: two of the word's English words, two translations of each. */
 const PIVOT_PER_STEP = 2;
-
-/** The lexicon folder: the model cache's `lexicon` (scripts/fetch-lexicon.sh fills it). */
-export function defaultLexiconDir(env: NodeJS.ProcessEnv = process.env): string {
-  const cache = env.MAILSIFT_MODEL_CACHE || join(env.HOME || homedir(), '.cache', 'mailsift', 'models');
-  return join(cache, 'lexicon');
-}
 
 export const FETCH_LEXICON = 'scripts/fetch-lexicon.sh';
 
@@ -108,25 +100,16 @@ export interface CrossLanguagePlan {
  * (it → en → de). A missing or unreadable lexicon is a note, never an error.
  */
 export function planCrossLanguage(
-  db: Db,
-  inboxIds: readonly number[],
+  languages: SearchedLanguages,
   question: string,
-  dir: string = defaultLexiconDir(),
+  dir: string = modelCacheDir(process.env, 'lexicon'),
 ): CrossLanguagePlan {
   const asked = detectLanguage(question);
   if (asked === null) return { cross: null, notes: [] };
-  // An archive that never saw another language than the question's needs no count per message
-  // (a scan of every message's language at 100k messages).
-  const archive = sql(db, 'SELECT language FROM keyword_languages').all() as Array<{ language: string }>;
-  if (!archive.some((r) => r.language !== asked)) return { cross: null, notes: [] };
-  const mail = [
-    ...new Set(
-      [...inboxLanguages(db, inboxIds).values()]
-        .flat()
-        .filter((s) => s.share >= MEANINGFUL_SHARE)
-        .map((s) => s.language),
-    ),
-  ].filter((l): l is Language => isLanguage(l) && l !== asked);
+  // An archive that never saw another language than the question's counts no message.
+  const mail = [...new Set(languages.meaningful(asked).map((s) => s.language))].filter(
+    (l): l is Language => isLanguage(l) && l !== asked,
+  );
   if (mail.length === 0) return { cross: null, notes: [] };
   const missing: string[] = [];
   const broken: string[] = [];

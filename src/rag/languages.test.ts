@@ -9,7 +9,7 @@ import type { Mailsift } from '../engine.js';
 import { inboxByName } from '../store/index.js';
 import { embedPending } from './embed.js';
 import { openAiEmbedder } from './embedder.js';
-import { describeShares, englishOnlyEmbedderNote, inboxLanguages } from './languages.js';
+import { describeShares, englishOnlyEmbedderNote, inboxLanguages, SearchedLanguages } from './languages.js';
 import { defaultModelDir, onnxEmbedder } from './onnx-embedder.js';
 import { retrieve } from './retrieve.js';
 import { openFixtureArchive, RAG_FIXTURES } from './test-helpers.js';
@@ -49,7 +49,11 @@ describe('archive languages', () => {
   it('notes an English-only embedder over mail or a question in another language, naming the way out', () => {
     const db = engine.archive.db;
     const minilm = onnxEmbedder({ modelDir: MINILM_DIR });
-    const note = englishOnlyEmbedderNote(db, [mixed], 'which budget option was approved?', minilm);
+    const note = englishOnlyEmbedderNote(
+      new SearchedLanguages(db, [mixed]),
+      'which budget option was approved?',
+      minilm,
+    );
     expect(note).toContain(
       'onnx:all-MiniLM-L6-v2:384 relates English text only (the mail is en 43%, ru 43%, it 14%)',
     );
@@ -57,20 +61,29 @@ describe('archive languages', () => {
     // English mail, a question in Italian: the vectors cannot bridge that either.
     expect(
       englishOnlyEmbedderNote(
-        db,
-        [english],
+        new SearchedLanguages(db, [english]),
         'chi ha approvato il budget per il terzo turno e quando parte?',
         minilm,
       ),
     ).toContain('(the question in it)');
-    expect(englishOnlyEmbedderNote(db, [english], 'which budget option was approved?', minilm)).toBeNull();
+    expect(
+      englishOnlyEmbedderNote(
+        new SearchedLanguages(db, [english]),
+        'which budget option was approved?',
+        minilm,
+      ),
+    ).toBeNull();
     // The multilingual model relates them; an endpoint's model is not known to be English-only.
     expect(onnxEmbedder({ modelDir: MULTILINGUAL_DIR }).languages).toBe('multilingual');
     expect(
-      englishOnlyEmbedderNote(db, [mixed], 'which budget?', onnxEmbedder({ modelDir: MULTILINGUAL_DIR })),
+      englishOnlyEmbedderNote(
+        new SearchedLanguages(db, [mixed]),
+        'which budget?',
+        onnxEmbedder({ modelDir: MULTILINGUAL_DIR }),
+      ),
     ).toBeNull();
     const endpoint = openAiEmbedder({ url: 'http://127.0.0.1:9/v1', model: 'm' });
-    expect(englishOnlyEmbedderNote(db, [mixed], 'which budget?', endpoint)).toBeNull();
+    expect(englishOnlyEmbedderNote(new SearchedLanguages(db, [mixed]), 'which budget?', endpoint)).toBeNull();
   });
 
   it('puts the note among retrieve’s notes when the vectors are searched', async () => {

@@ -55,9 +55,40 @@ export const describeShares = (shares: readonly LanguageShare[]): string =>
  * language; null when the embedder relates languages (or is not known not to), or when the
  * searched mail and the question are English only.
  */
+/**
+ * The languages of the mail one question searches, read once for every stage that asks:
+ * the archive's languages at once, each searched inbox's shares (a count over its messages)
+ * only when first needed.
+ */
+export class SearchedLanguages {
+  /** Every language the archive's index has seen. */
+  readonly archive: readonly string[];
+  private shares: LanguageShare[] | undefined;
+
+  constructor(
+    private readonly db: Db,
+    readonly inboxIds: readonly number[],
+  ) {
+    this.archive = (
+      sql(db, 'SELECT language FROM keyword_languages').all() as Array<{ language: string }>
+    ).map((r) => r.language);
+  }
+
+  /**
+   * The searched inboxes' languages in a meaningful share, each inbox's; none without a
+   * language besides `except` in the archive (then no message is counted).
+   */
+  meaningful(except: string): readonly LanguageShare[] {
+    if (!this.archive.some((l) => l !== except)) return [];
+    this.shares ??= [...inboxLanguages(this.db, this.inboxIds).values()]
+      .flat()
+      .filter((s) => s.share >= MEANINGFUL_SHARE);
+    return this.shares;
+  }
+}
+
 export function englishOnlyEmbedderNote(
-  db: Db,
-  inboxIds: readonly number[],
+  languages: SearchedLanguages,
   question: string,
   embedder: Embedder,
 ): string | null {
@@ -65,17 +96,11 @@ export function englishOnlyEmbedderNote(
   // Only its function words or script settle a question's language: a guess on one
   // sentence would note a language that is not there.
   const asked = settledLanguageOf(question);
-  const archiveLanguages = (
-    sql(db, 'SELECT language FROM keyword_languages').all() as Array<{ language: string }>
-  ).map((r) => r.language);
-  // An archive that never saw a language besides English needs no count per message.
-  const spans = archiveLanguages.some((l) => l !== 'en')
-    ? [...inboxLanguages(db, inboxIds).values()].flat().filter((s) => s.share >= MEANINGFUL_SHARE)
-    : [];
+  const spans = languages.meaningful('en');
   const mail = [...new Set(spans.map((s) => s.language))];
   const mailPart = !mail.some((l) => l !== 'en')
     ? ''
-    : inboxIds.length === 1
+    : languages.inboxIds.length === 1
       ? `the mail is ${describeShares(spans)}`
       : `the mail is in ${mail.join(', ')}`;
   const questionPart = asked !== null && asked !== 'en' ? `the question in ${asked}` : '';

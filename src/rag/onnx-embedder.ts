@@ -3,13 +3,13 @@
 // was trained (mean of real tokens, or [CLS]) and L2-normalized. scripts/fetch-model.sh makes one.
 
 import { readFileSync, statSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
 import { Tokenizer } from '@huggingface/tokenizers';
 import type { InferenceSession, Tensor } from 'onnxruntime-node';
 import { z } from 'zod';
 import { MailsiftError } from '../core/errors.js';
 import type { Embedder, EmbedPurpose } from './embedder.js';
+import { modelCacheDir } from './model-cache.js';
 import { ProviderError } from './provider-http.js';
 import type { TokenCounter } from './tokens.js';
 
@@ -47,8 +47,7 @@ export const DEFAULT_MODEL: FetchableModel = 'all-MiniLM-L6-v2';
 
 /** Where scripts/fetch-model.sh puts `model` (default DEFAULT_MODEL) unless told otherwise. */
 export function defaultModelDir(env: NodeJS.ProcessEnv = process.env, model: string = DEFAULT_MODEL): string {
-  const cache = env.MAILSIFT_MODEL_CACHE || join(env.HOME || homedir(), '.cache', 'mailsift', 'models');
-  return join(cache, model);
+  return modelCacheDir(env, model);
 }
 
 const manifestSchema = z.object({

@@ -17,7 +17,7 @@ import type { Embedder } from './embedder.js';
 import { type ExtractedFilters, extractFilters, type QuestionFilters } from './filters.js';
 import { fuse, keywordThreads, mergeLeg, splitKey, threadKey } from './fusion.js';
 import { type KeywordHit, keywordLeg } from './keyword-leg.js';
-import { englishOnlyEmbedderNote } from './languages.js';
+import { englishOnlyEmbedderNote, SearchedLanguages } from './languages.js';
 import { REFINE_TIMEOUT_MS, type Refinement, refineQuestion } from './refine.js';
 import { syncChunks } from './sync.js';
 import {
@@ -280,9 +280,10 @@ async function retrieveWith(
       );
     else embedder = options.embedder;
   } else if (options.mode !== 'keyword') notes.push('no embedder configured: keyword retrieval only');
-  const languageNote = embedder && englishOnlyEmbedderNote(db, inboxIds, q, embedder);
+  const searched = new SearchedLanguages(db, inboxIds);
+  const languageNote = embedder && englishOnlyEmbedderNote(searched, q, embedder);
   if (languageNote) notes.push(languageNote);
-  const crossing = planCrossLanguage(db, inboxIds, q, options.lexiconDir);
+  const crossing = planCrossLanguage(searched, q, options.lexiconDir);
   notes.push(...crossing.notes);
   // The texts are embedded while the keyword leg runs (an in-process model on its own
   // threads); the keyword leg's best threads are searched by the vector leg too.
