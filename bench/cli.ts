@@ -16,6 +16,7 @@ import {
   benchMaildir,
   CLI_BIN,
   CLI_UNBUNDLED,
+  installed,
   loadAverages,
   numberArg,
   percentile,
@@ -100,7 +101,7 @@ function queries(db: Db): Queries {
  * null when notmuch is not installed.
  */
 function notmuchConfig(maildir: string): string | null {
-  if (spawnSync('notmuch', ['--version']).status !== 0) return null;
+  if (!installed('notmuch')) return null;
   const dir = join(root, `notmuch-${messages}`);
   const config = join(dir, 'config');
   const built = join(dir, 'built');

@@ -60,12 +60,17 @@ try {
     inbox_id: number;
     id: string;
   }>;
-  const decisions: DecisionRecord[] = [];
-  for (let token: string | undefined, page = 0; page === 0 || token !== undefined; page++) {
-    const found = findDecisions(db, { inbox: 'lkml', limit: 100, ...(token ? { pageToken: token } : {}) });
-    decisions.push(...found.decisions);
-    token = found.nextPageToken ?? undefined;
-  }
+  /** Every stored decision of the corpus, page by page as a listing reads them. */
+  const listed = (): DecisionRecord[] => {
+    const all: DecisionRecord[] = [];
+    for (let token: string | undefined, page = 0; page === 0 || token !== undefined; page++) {
+      const found = findDecisions(db, { inbox: 'lkml', limit: 100, ...(token ? { pageToken: token } : {}) });
+      all.push(...found.decisions);
+      token = found.nextPageToken ?? undefined;
+    }
+    return all;
+  };
+  const decisions = listed();
   const extracted: DecisionRecord[] = [];
   let messages = 0;
   let loadMs = 0;
@@ -154,13 +159,7 @@ try {
     const report = await validatePending(engine, llm);
     const llmMs = performance.now() - started;
     await llm.close?.();
-    const after: DecisionRecord[] = [];
-    for (let token: string | undefined, page = 0; page === 0 || token !== undefined; page++) {
-      const found = findDecisions(db, { inbox: 'lkml', limit: 100, ...(token ? { pageToken: token } : {}) });
-      after.push(...found.decisions);
-      token = found.nextPageToken ?? undefined;
-    }
-    const phrased = after.filter((d) => d.method === 'llm');
+    const phrased = listed().filter((d) => d.method === 'llm');
     say();
     say(
       `llm ${llm.id}: ${report.accepted} accepted, ${report.rejected} rejected, ${report.failed} failed of ${decisions.length} (${(llmMs / 1000).toFixed(0)} s)${report.error ? `; stopped: ${report.error}` : ''}`,

@@ -7,7 +7,7 @@
 // more each while `mailsift ingest` writes N other generated messages into the same archive.
 // Prints requests/s, p50/p99/max latency and errors per run.
 
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -22,6 +22,7 @@ import type { Db } from '../src/store/index.js';
 import {
   benchMaildir,
   CLI_BIN,
+  installed,
   loadAverages,
   numberArg,
   readyIndex,
@@ -129,14 +130,6 @@ function generators(): Generator[] {
   const asked = process.argv[at + 1];
   if (asked === 'wrk' || asked === 'autocannon') return [asked];
   throw new Error(`--generator: expected wrk or autocannon, got ${asked}`);
-}
-
-/** Fails before anything is built when wrk is asked for and missing. */
-function requireWrk(): void {
-  if (spawnSync('wrk', ['--version']).error)
-    throw new Error(
-      'bench:http runs wrk beside autocannon: apt-get install wrk, or pass --generator autocannon',
-    );
 }
 
 /** autocannon, in its own process so it does not share the server's event loop. */
@@ -293,7 +286,10 @@ function runLine(run: Run): string {
 async function main(): Promise<void> {
   // A bad --generator, or a missing wrk, fails before anything is built or served.
   const tools = generators();
-  if (tools.includes('wrk')) requireWrk();
+  if (tools.includes('wrk') && !installed('wrk'))
+    throw new Error(
+      'bench:http runs wrk beside autocannon: apt-get install wrk, or pass --generator autocannon',
+    );
   const messages = numberArg('messages', 'BENCH_MESSAGES', 100_000);
   const ingestMessages = numberArg('with-ingest', 'BENCH_WITH_INGEST', 0);
   const path = await archive(messages);

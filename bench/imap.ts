@@ -20,7 +20,7 @@ import { Mailsift } from '../src/engine.js';
 import { MessageStore } from '../src/store/message-store.js';
 import { startDovecot } from '../test/support/dovecot.js';
 import { MailboxDriver, testMessage } from '../test/support/imap-driver.js';
-import { numberArg, percentile, removeArchive } from './measure.js';
+import { installed, numberArg, percentile, removeArchive } from './measure.js';
 
 const messages = numberArg('messages', 'BENCH_MESSAGES', 20_000);
 const root = join(process.cwd(), '.bench', `imap-${messages}`);
@@ -80,8 +80,7 @@ SyncState *
 
 async function main(): Promise<void> {
   // Fails before a mailbox is generated and served: the peer is what the numbers are read against.
-  if (spawnSync('mbsync', ['--version']).error)
-    throw new Error('bench:imap compares with mbsync: apt-get install isync');
+  if (!installed('mbsync')) throw new Error('bench:imap compares with mbsync: apt-get install isync');
   rmSync(root, { recursive: true, force: true });
   mkdirSync(root, { recursive: true });
   const server = await startDovecot();

@@ -1,7 +1,7 @@
 // Shared helpers for benchmarks: argument parsing, directory sizes, percentiles and
 // running a step in a child process so its peak RSS is its own.
 
-import { fork } from 'node:child_process';
+import { fork, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -174,3 +174,9 @@ export function readyIndex(db: Db): void {
     );
   }
 }
+
+/**
+ * Whether `command` is on this machine (a peer a bench compares with: wrk, mbsync, notmuch);
+ * only a missing one fails to start (wrk answers --version with status 1).
+ */
+export const installed = (command: string): boolean => !spawnSync(command, ['--version']).error;
