@@ -5,13 +5,9 @@
 // time until answers are complete again (one replica: promotion; none: the node restarted);
 // and the read commands (a message, a thread) from each backend.
 
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import {
   listMessages as listOpenSearch,
-  OpenSearchClient,
   type OpenSearchTarget,
-  openSearchTarget,
   searchMessages as searchOpenSearch,
   syncArchive,
 } from '../src/backend/opensearch/index.js';
@@ -19,9 +15,8 @@ import { getMessage, getThread } from '../src/backend/opensearch/reader.js';
 import { isMailsiftError } from '../src/core/errors.js';
 import type { Mailsift } from '../src/engine.js';
 import { clearRankCache, listMessages, searchMessages } from '../src/search/index.js';
+import { benchCluster, type ClusterScript } from './cluster.js';
 import { percentile } from './measure.js';
-
-type Cluster = typeof import('../scripts/cluster.mjs');
 
 export interface OpenSearchBench {
   readonly engine: Mailsift;
@@ -83,7 +78,7 @@ const answersAll = (target: OpenSearchTarget, q: string, expected: number) => ()
   );
 
 /** Restarts a killed node and waits until the cluster has every node again; milliseconds. */
-async function rejoin(cluster: Cluster, basePort: number, index: number): Promise<number> {
+async function rejoin(cluster: ClusterScript, basePort: number, index: number): Promise<number> {
   const before = cluster.readState(basePort);
   // Searches fail over to the other copy at once: wait for the cluster to drop the node first.
   if (before) await cluster.waitForHealth(before, { status: 'yellow', nodes: before.nodes.length - 1 });
@@ -94,7 +89,7 @@ async function rejoin(cluster: Cluster, basePort: number, index: number): Promis
 }
 
 async function nodeLoss(
-  cluster: Cluster,
+  cluster: ClusterScript,
   basePort: number,
   target: OpenSearchTarget,
   q: string,
@@ -126,17 +121,9 @@ async function nodeLoss(
 }
 
 export async function benchOpenSearch({ engine, sets, print }: OpenSearchBench): Promise<void> {
-  const cluster: Cluster = await import(
-    pathToFileURL(join(import.meta.dirname, '..', '..', 'scripts', 'cluster.mjs')).href
-  );
-  const external = process.env.MAILSIFT_OPENSEARCH_NODES !== undefined;
-  const basePort = external ? 0 : await cluster.freeBasePort(3);
-  const started = external ? null : await cluster.startCluster({ nodes: 3, basePort });
+  const { target, started, stop } = await benchCluster(INDEX);
   try {
-    const target: OpenSearchTarget = started
-      ? { client: new OpenSearchClient({ nodes: cluster.nodeUrls(started) }), index: INDEX }
-      : { ...openSearchTarget(), index: INDEX };
-    if (started) print(`cluster: 3 nodes green in ${((started.greenMs ?? 0) / 1000).toFixed(1)} s`);
+    if (started) print(`cluster: 3 nodes green in ${(started.greenMs / 1000).toFixed(1)} s`);
     await target.client.request('DELETE', `/${INDEX}`).catch(() => {});
     const syncStarted = Date.now();
     const report = await syncArchive(engine.archive.db, target, { shards: 3, replicas: 1 });
@@ -195,8 +182,8 @@ export async function benchOpenSearch({ engine, sets, print }: OpenSearchBench):
       sample.map((id) => () => getThread(target, id)),
     );
     const q = (sets['two words'] ?? [])[0] ?? 'invoice';
-    if (started) await nodeLoss(cluster, basePort, target, q, print);
+    if (started) await nodeLoss(started.script, started.basePort, target, q, print);
   } finally {
-    if (started) await cluster.stopCluster(basePort);
+    await stop();
   }
 }

@@ -12,6 +12,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
+import { Rng } from '../src/corpus/prng.js';
 import { Mailsift } from '../src/engine.js';
 import {
   clearRankCache,
@@ -60,17 +61,9 @@ interface BuildInfo {
   readonly drain?: { readonly attachments: number; readonly reindexed: number; readonly ms: number };
 }
 
-/** Deterministic choices so runs compare (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const random = rng(7);
+/** Deterministic choices so runs compare. */
+const seeded = new Rng(7);
+const random = (): number => seeded.next();
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
 
 /** Whether this run built the archive (its peak RSS is then the ingest's too). */

@@ -50,7 +50,8 @@ function newestMtime(path) {
 /** Builds cluster/ with `mvn -q package` unless its jar is newer than the pom and the sources. */
 export function ensureBuilt({ log = () => {} } = {}) {
   const sources = Math.max(newestMtime(join(CLUSTER_DIR, 'pom.xml')), newestMtime(join(CLUSTER_DIR, 'src')));
-  if (existsSync(JAR) && existsSync(join(TARGET, 'lib')) && statSync(JAR).mtimeMs >= sources) return false;
+  const built = [JAR, join(TARGET, 'lib'), join(TARGET, 'knn')].every((path) => existsSync(path));
+  if (built && statSync(JAR).mtimeMs >= sources) return false;
   log('building cluster/ (mvn -q package)…');
   const result = spawnSync('mvn', ['-q', '-B', 'package'], { cwd: CLUSTER_DIR, encoding: 'utf8' });
   if (result.error) throw new Error(`cannot run mvn (is Maven installed?): ${result.error.message}`);
@@ -139,7 +140,7 @@ function spawnNode(state, index, nodes) {
     [
       ...JVM_FLAGS,
       '-cp',
-      `${JAR}:${join(TARGET, 'lib', '*')}`,
+      `${JAR}:${join(TARGET, 'lib', '*')}:${join(TARGET, 'knn', '*')}`,
       'dev.mailsift.cluster.Launcher',
       state.dataDir,
       ...args,

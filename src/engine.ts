@@ -5,6 +5,7 @@
 // to search or read pays for none of it.
 
 import type { OutboxDrain } from './backend/opensearch/outbox.js';
+import type { VectorDrain } from './backend/opensearch/vectors.js';
 import { MailsiftError } from './core/errors.js';
 import { ensureDecisionTables } from './decisions/schema.js';
 import { decisionsIndexHook } from './decisions/table.js';
@@ -45,6 +46,9 @@ import {
 
 export type { ThreadView } from './store/index.js';
 
+/** What a drain sent to the cluster: messages, and the chunk vectors of its k-NN index. */
+export type ClusterDrain = OutboxDrain & { readonly vectors?: VectorDrain };
+
 export class Mailsift {
   private constructor(readonly archive: Archive) {}
 
@@ -70,7 +74,7 @@ export class Mailsift {
   async ingest(
     paths: readonly string[],
     options: IngestOptions = {},
-  ): Promise<IngestReport & { readonly cluster?: OutboxDrain }> {
+  ): Promise<IngestReport & { readonly cluster?: ClusterDrain }> {
     const { ingest } = await import('./pipeline/ingest.js');
     const { syncDecisions } = await import('./decisions/derive.js');
     const report = await ingest(this.archive, paths, options);
@@ -80,11 +84,20 @@ export class Mailsift {
     return cluster ? { ...report, cluster } : report;
   }
 
-  /** Sends the outbox to the cluster the archive feeds; undefined when it feeds none. */
-  async feedCluster(): Promise<OutboxDrain | undefined> {
-    if (!clusterFeed(this.archive.db)) return undefined;
-    const { drainOutbox } = await import('./backend/opensearch/outbox.js');
-    return drainOutbox(this.archive.db);
+  /**
+   * Sends the outboxes to the cluster the archive feeds, messages then chunk vectors;
+   * undefined when it feeds none. Called after ingest and after each embedding pass.
+   */
+  async feedCluster(): Promise<ClusterDrain | undefined> {
+    const db = this.archive.db;
+    if (!clusterFeed(db)) return undefined;
+    const [{ drainOutbox }, { drainVectorOutbox }] = await Promise.all([
+      import('./backend/opensearch/outbox.js'),
+      import('./backend/opensearch/vectors.js'),
+    ]);
+    const messages = (await drainOutbox(db)) as OutboxDrain;
+    const vectors = await drainVectorOutbox(db);
+    return vectors ? { ...messages, vectors } : messages;
   }
 
   searchMessages(params: SearchParams): MessageSearchResult {

@@ -79,4 +79,5 @@ export { extractiveSummary } from './summary.js';
 export { type SyncReport, syncChunks } from './sync.js';
 export { approximateTokens, splitText, type TokenCounter } from './tokens.js';
 export type { DetailScan } from './vector-leg.js';
+export { archiveVectors, type VectorHit, type VectorSearch } from './vector-search.js';
 export { vectorModel } from './vectors.js';

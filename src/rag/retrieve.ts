@@ -29,6 +29,7 @@ import {
   vectorLeg,
   withinThreads,
 } from './vector-leg.js';
+import { archiveVectors, type VectorSearch } from './vector-search.js';
 import { vectorModel } from './vectors.js';
 
 /** Longest question accepted: a question, not a document (50 KB pasted mail is refused). */
@@ -62,6 +63,11 @@ export interface RetrieveOptions {
   readonly now?: Date;
   /** Receives each stage's ranking once the question is ranked (bench:rag --misses). */
   readonly trace?: (trace: RetrievalTrace) => void;
+  /**
+   * Where the vector leg searches: the archive's vector index by default; the OpenSearch
+   * backend's k-NN index (backend/opensearch/vectors.ts) when the surfaces run on a cluster.
+   */
+  readonly vectors?: VectorSearch;
   /** The cross-language lexicon folder; default the model cache's `lexicon` (scripts/fetch-lexicon.sh). */
   readonly lexiconDir?: string;
 }
@@ -293,17 +299,27 @@ async function retrieveWith(
   let keyword: KeywordHit[][] =
     embedder && options.mode === 'vector' ? texts.map(() => []) : keywordOf(embedder !== undefined);
   let vectors: VectorLeg[] = texts.map(() => NO_VECTORS);
+  let questionVectors: Float32Array[] | null = null;
   if (embeddings) {
     try {
-      const scan = options.detailScan ?? 'threads';
-      vectors = (await embeddings).map((embedding, i) =>
-        vectorLeg(db, embedding, inboxIds, filters, scan, keywordThreads(keyword[i] as KeywordHit[])),
-      );
-      mode = options.mode === 'vector' ? 'vector' : 'hybrid';
+      questionVectors = await embeddings;
     } catch (error) {
       degradations.push(`the embedder failed (${describeError(error)}); keyword results only`);
       keyword = keywordOf(false);
     }
+  }
+  // An index that cannot answer (a cluster's missing shard) fails the question, as a search
+  // does: a vector leg left out silently would be a short answer.
+  const search = questionVectors ? (options.vectors ?? archiveVectors(db)) : null;
+  if (questionVectors && search) {
+    const scan = options.detailScan ?? 'threads';
+    vectors = await Promise.all(
+      questionVectors.map((embedding, i) =>
+        vectorLeg(db, search, embedding, inboxIds, filters, scan, keywordThreads(keyword[i] as KeywordHit[])),
+      ),
+    );
+    mode = options.mode === 'vector' ? 'vector' : 'hybrid';
+    if (search.where !== 'archive') notes.push(`vectors searched in ${search.where}`);
   }
 
   const keywordKeys = keyword.map(keywordThreads);
@@ -339,7 +355,9 @@ async function retrieveWith(
     ]),
   ];
   const shown = new Set(shownThreads);
-  const chunks = vectors.map((leg) => withinThreads(db, leg, shownThreads, filters));
+  const chunks = search
+    ? await Promise.all(vectors.map((leg) => withinThreads(db, search, leg, shownThreads, filters)))
+    : vectors.map((leg) => leg.chunks);
   const rowThread = new Map<number, string>();
   for (const h of keyword.flat()) rowThread.set(h.rowid, threadKey(h.inboxId, h.threadId));
   for (const c of chunks.flat()) for (const r of c.rowids) rowThread.set(r, c.threadKey);

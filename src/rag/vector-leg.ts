@@ -10,7 +10,7 @@ import type { Embedder } from './embedder.js';
 import type { QuestionFilters } from './filters.js';
 import { splitKey, threadKey } from './fusion.js';
 import { filterSql } from './keyword-leg.js';
-import { distances, knn } from './vectors.js';
+import type { VectorHit, VectorSearch } from './vector-search.js';
 
 /**
  * How the vector leg finds details and attachments: 'threads' (the default, the spec's
@@ -66,11 +66,7 @@ export const NO_VECTORS: VectorLeg = { threads: [], chunks: [], embedding: null 
  * notifications) at the keyword leg's discount: it is near every topic and rarely what a
  * question is after. Only messages the filters allow.
  */
-function resolveHits(
-  db: Db,
-  hits: ReadonlyArray<{ chunkId: number; distance: number }>,
-  filters: QuestionFilters,
-): VectorChunk[] {
+function resolveHits(db: Db, hits: readonly VectorHit[], filters: QuestionFilters): VectorChunk[] {
   const rowsOf = sql(
     db,
     `SELECT l.message_rowid AS rowid, m.list_id IS NOT NULL AS bulk FROM rag_chunk_messages l
@@ -89,32 +85,36 @@ function resolveHits(
   return resolved.filter((c) => c.rowids.some((r) => ok.has(r))).sort((a, b) => b.similarity - a.similarity);
 }
 
-export function vectorLeg(
+export async function vectorLeg(
   db: Db,
+  search: VectorSearch,
   embedding: Float32Array,
   inboxIds: readonly number[],
   filters: QuestionFilters,
   scan: DetailScan,
   keywordKeys: readonly string[],
-): VectorLeg {
-  const nearest = (kinds: ChunkKind[], k: number) =>
-    inboxIds.flatMap((inboxId) =>
-      knn(db, embedding, {
-        inboxId,
-        kinds,
-        k,
-        after: filters.after,
-        before: filters.before,
-        hasAttachment: filters.hasAttachment,
-      }),
-    );
-  const summaries = resolveHits(db, nearest(['summary'], SUMMARY_K), filters);
+): Promise<VectorLeg> {
+  const nearest = async (kinds: ChunkKind[], k: number): Promise<VectorHit[]> =>
+    (
+      await Promise.all(
+        inboxIds.map((inboxId) =>
+          search.knn(embedding, {
+            inboxId,
+            kinds,
+            k,
+            after: filters.after,
+            before: filters.before,
+            hasAttachment: filters.hasAttachment,
+          }),
+        ),
+      )
+    ).flat();
+  const summaries = resolveHits(db, await nearest(['summary'], SUMMARY_K), filters);
   const threads = summaries.map((c) => c.threadKey);
   const details =
     scan === 'archive'
-      ? nearest(['detail', 'attachment'], DETAIL_K)
-      : distances(
-          db,
+      ? await nearest(['detail', 'attachment'], DETAIL_K)
+      : await search.distances(
           embedding,
           chunksOf(db, [
             ...new Set([...threads.slice(0, SUMMARY_THREADS), ...keywordKeys.slice(0, KEYWORD_THREADS)]),
@@ -151,15 +151,16 @@ function chunksOf(db: Db, keys: readonly string[]): number[] {
  * question and merged into the leg's list, so a thread found by its summary ranks its own
  * messages even when none of them is among the archive-wide nearest.
  */
-export function withinThreads(
+export async function withinThreads(
   db: Db,
+  search: VectorSearch,
   leg: VectorLeg,
   keys: readonly string[],
   filters: QuestionFilters,
-): VectorChunk[] {
+): Promise<VectorChunk[]> {
   if (leg.embedding === null) return leg.chunks;
   const have = new Set(leg.chunks.map((c) => c.id));
   const ids = chunksOf(db, keys).filter((id) => !have.has(id));
-  const more = resolveHits(db, distances(db, leg.embedding, ids), filters);
+  const more = resolveHits(db, await search.distances(leg.embedding, ids), filters);
   return [...leg.chunks, ...more].sort((a, b) => b.similarity - a.similarity);
 }

@@ -1,6 +1,6 @@
 // Runs the built CLI (dist/) the way a user does: a real process, real exit codes.
 
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, execFile, spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -21,6 +21,24 @@ export function runCli(args: readonly string[], env: NodeJS.ProcessEnv = {}): Cl
     env: { ...process.env, ...env },
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/**
+ * runCli without blocking this process: for a CLI that calls a loopback server the test
+ * itself runs (an embedder, an LLM), which a synchronous spawn would leave unanswered.
+ */
+export function runCliAsync(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [CLI, ...args],
+      { env: { ...process.env, ...env } },
+      (error, stdout, stderr) => {
+        const status = error ? (typeof error.code === 'number' ? error.code : null) : 0;
+        resolve({ status, stdout, stderr });
+      },
+    );
+  });
 }
 
 export function startCli(args: readonly string[]): ChildProcess {

@@ -7,4 +7,12 @@ export { backendKind, DEFAULT_INDEX, openSearchTarget } from './config.js';
 export { documentId, indexBody, toDocument } from './mapping.js';
 export { drainOutbox, type OutboxDrain } from './outbox.js';
 export { listMessages, type OpenSearchTarget, searchMessages, searchThreads } from './search.js';
+export {
+  clusterVectors,
+  drainVectorOutbox,
+  syncVectors,
+  type VectorCopy,
+  type VectorDrain,
+  vectorIndexOf,
+} from './vectors.js';
 export { ensureIndex, type SyncReport, syncArchive, writeDocuments } from './writer.js';

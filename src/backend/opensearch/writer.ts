@@ -47,10 +47,10 @@ export async function ensureIndex(
   return true;
 }
 
-/** One bulk item: a document written (replacing any of its id) or deleted by id. */
-export type BulkAction =
-  | { readonly document: MessageDocument & { readonly generation?: string } }
-  | { readonly delete: string };
+/** One bulk item: a document written under its uid (replacing any of that id) or deleted by id. */
+export type BulkAction<
+  D extends { readonly uid: string } = MessageDocument & { readonly generation?: string },
+> = { readonly document: D } | { readonly delete: string };
 
 /** An item the cluster refused: its position among the actions, and why. */
 export interface BulkRejection {
@@ -65,10 +65,10 @@ export interface BulkRejection {
  * applied; those after it may have been, and are safe to send again (same ids). A delete of
  * a document already gone (404) is not a refusal.
  */
-export async function sendBulk(
+export async function sendBulk<D extends { readonly uid: string }>(
   client: OpenSearchClient,
   index: string,
-  actions: readonly BulkAction[],
+  actions: readonly BulkAction<D>[],
   options: { refresh?: boolean } = {},
 ): Promise<BulkRejection | undefined> {
   const refresh = options.refresh ? '?refresh=wait_for' : '';
@@ -146,10 +146,11 @@ export function documentsOf(db: Db, messages: readonly StoredMessage[]): Message
 }
 
 /**
- * Deletes the documents not written by `generation`, a page of ids at a time. Not
- * `_delete_by_query`: that lives in the reindex module, which a cluster need not load.
+ * Deletes the documents of `index` not written by `generation` (what a full copy did not
+ * write), a page of ids at a time. Not `_delete_by_query`: that lives in the reindex module,
+ * which a cluster need not load.
  */
-async function deleteOtherGenerations(
+export async function deleteOtherGenerations(
   client: OpenSearchClient,
   index: string,
   generation: string,

@@ -48,6 +48,8 @@ export async function drainBacklogs(
     });
   // Vectors first: summaries are slow with a local model, and retrieval works without them.
   let embedding = embedder ? await embed(embedder) : undefined;
+  // A cluster's k-NN index gets them next (its outbox keeps what it does not accept).
+  if (embedding && embedding.embedded > 0) await engine.feedCluster();
   const capped = limits.maxChunks !== undefined && (embedding?.remaining ?? 0) > 0;
   if (!llm || embedding?.error || capped || limits.signal?.aborted) return embedding ? { embedding } : {};
   const summaries = await summarizePending(engine, llm, {

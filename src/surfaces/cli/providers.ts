@@ -1,13 +1,18 @@
 // The user's model providers as the CLI surfaces see them: read from mailsift.config.json
 // and MAILSIFT_* variables, handed to the engine as objects.
 
+import { backendKind, openSearchTarget } from '../../backend/opensearch/config.js';
+import { clusterVectors } from '../../backend/opensearch/vectors.js';
 import type { Mailsift } from '../../engine.js';
 import type { SummaryProbe } from '../../health/index.js';
 // Not the rag barrel: status reads the configuration without loading retrieval.
 import { createChatModel, createEmbedder, loadProviderConfig, questionRefiner } from '../../rag/config.js';
 import type { ChatModel, Embedder } from '../../rag/index.js';
 import { summaryProbe } from '../../rag/summarize.js';
+import type { Db } from '../../store/index.js';
 import type { RagProviders } from '../http/index.js';
+
+export { questionProviders } from '../http/rag-providers.js';
 
 export function configuredEmbedder(): Embedder | undefined {
   const { embedder } = loadProviderConfig();
@@ -27,7 +32,9 @@ export function configuredSummaryProbe(engine: Mailsift): SummaryProbe | undefin
 
 /**
  * The configured embedder and LLM, for the surfaces that retrieve and answer; the LLM is also
- * the refiner of questions unless its config turns that off (questionRefiner).
+ * the refiner of questions unless its config turns that off (questionRefiner). On the
+ * OpenSearch backend (MAILSIFT_BACKEND=opensearch) the vector leg searches the cluster's
+ * k-NN index, which the archive feeds.
  */
 export function configuredProviders(): RagProviders {
   const { embedder, llm: config } = loadProviderConfig();
@@ -37,5 +44,8 @@ export function configuredProviders(): RagProviders {
     ...(embedder ? { embedder: createEmbedder(embedder) } : {}),
     ...(llm ? { llm } : {}),
     ...(refiner ? { refiner } : {}),
+    ...(backendKind() === 'opensearch'
+      ? { vectors: (db: Db) => clusterVectors(db, openSearchTarget()) }
+      : {}),
   };
 }

@@ -37,7 +37,7 @@ import {
 import { type InboxList, type InboxSummary, inboxSummary, listInboxes } from './inboxes.js';
 import { KeyPageTokens } from './page-tokens.js';
 import { parseWith } from './param-schemas.js';
-import { boundedProviders, type RagProviders } from './rag-providers.js';
+import { boundedProviders, questionProviders, type RagProviders } from './rag-providers.js';
 import { askBodySchema, retrieveBodySchema } from './rag-schemas.js';
 import { decisionsQuerySchema } from './schemas.js';
 
@@ -241,8 +241,7 @@ export class MailApi implements MailService {
       ...(params.limit === undefined ? {} : { limit: params.limit }),
       ...(params.tokenBudget === undefined ? {} : { budget: params.tokenBudget }),
       ...(params.mode === undefined ? {} : { mode: params.mode }),
-      ...(this.providers.embedder ? { embedder: this.providers.embedder } : {}),
-      ...(this.providers.refiner ? { refiner: this.providers.refiner } : {}),
+      ...questionProviders(this.providers, this.db),
     };
   }
 

@@ -14,15 +14,15 @@ export function registerAsk(program: Command, globals: () => GlobalOptions): voi
       .argument('<question>', 'a question in words, any language'),
   ).action(async (question: string, options: PackOptions) => {
     const global = globals();
-    const { configuredProviders } = await import('../providers.js');
-    const { embedder, llm, refiner } = configuredProviders();
+    const { configuredProviders, questionProviders } = await import('../providers.js');
+    const providers = configuredProviders();
+    const { llm } = providers;
     // A local model holds native threads and memory: free them, or the process would not exit.
     const answer = await withEngine(global, (engine) =>
       engine.ask(question, {
         ...packOptions(options),
-        ...(embedder ? { embedder } : {}),
+        ...questionProviders(providers, engine.archive.db),
         ...(llm ? { llm } : {}),
-        ...(refiner ? { refiner } : {}),
       }),
     ).finally(() => llm?.close?.());
     if (global.json) return printJson(answer);

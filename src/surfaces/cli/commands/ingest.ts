@@ -1,8 +1,8 @@
 // mailsift ingest <path or imap(s):// URL>... [--inbox NAME]
 
 import { type Command, Option } from 'commander';
-import type { OutboxDrain } from '../../../backend/opensearch/outbox.js';
 import { describeError } from '../../../core/errors.js';
+import type { ClusterDrain } from '../../../engine.js';
 import type { EmbedReport } from '../../../rag/index.js';
 import { nonNegativeInteger, positiveInteger } from '../arguments.js';
 import { type GlobalOptions, printJson, printLine, withEngine } from '../context.js';
@@ -81,6 +81,11 @@ export function registerIngest(program: Command, globals: () => GlobalOptions): 
             (error) => ({ ran: true as const, value: { error: describeError(error) } }),
           );
           embedding = leased.ran ? leased.value : { error: `${leased.holder} is draining this archive` };
+          // The new vectors go where the messages went.
+          if ('embedded' in embedding && embedding.embedded > 0 && report.cluster) {
+            const cluster = await engine.feedCluster();
+            return { report: cluster ? { ...report, cluster } : report, embedding };
+          }
         }
         return { report, embedding };
       });
@@ -108,9 +113,21 @@ export function registerIngest(program: Command, globals: () => GlobalOptions): 
   );
 }
 
-/** What the drain of the archive's outbox did. */
-export function clusterLine(drain: OutboxDrain): string {
-  const sent = `sent ${drain.sent.toLocaleString('en')} change(s) to the cluster`;
-  if (drain.waiting === 0) return sent;
-  return `${sent}; ${drain.waiting.toLocaleString('en')} change(s) waiting for the cluster${drain.error ? `: ${drain.error}` : ''}`;
+/** What the drain of the archive's outboxes did. */
+export function clusterLine(drain: ClusterDrain): string {
+  const vectors = drain.vectors;
+  const sent = `sent ${drain.sent.toLocaleString('en')} change(s)${vectors ? ` and ${vectors.sent.toLocaleString('en')} vector(s)` : ''} to the cluster`;
+  const waiting = [
+    ...(drain.waiting > 0
+      ? [
+          `${drain.waiting.toLocaleString('en')} change(s) waiting for the cluster${drain.error ? `: ${drain.error}` : ''}`,
+        ]
+      : []),
+    ...(vectors && vectors.waiting > 0
+      ? [
+          `${vectors.waiting.toLocaleString('en')} vector(s) waiting${vectors.error ? `: ${vectors.error}` : ''}`,
+        ]
+      : []),
+  ];
+  return [sent, ...waiting].join('; ');
 }

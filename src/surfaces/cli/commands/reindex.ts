@@ -53,28 +53,37 @@ export function registerReindex(program: Command, globals: () => GlobalOptions):
         const db = engine.archive.db;
         const started = Date.now();
         const bar = progress(global);
-        const result =
-          kind === 'opensearch'
-            ? await opensearch.syncArchive(db, opensearch.openSearchTarget(), {
-                shards: count(options.shards, 'shards'),
-                replicas: count(options.replicas, 'replicas'),
-                onProgress: bar.update,
-              })
-            : (await import('../../../index/index.js')).reindex(db, (p) => bar.update(p.done, p.total));
+        const shape = {
+          shards: count(options.shards, 'shards'),
+          replicas: count(options.replicas, 'replicas'),
+        };
+        const target = kind === 'opensearch' ? opensearch.openSearchTarget() : null;
+        const result = target
+          ? await opensearch.syncArchive(db, target, { ...shape, onProgress: bar.update })
+          : (await import('../../../index/index.js')).reindex(db, (p) => bar.update(p.done, p.total));
         bar.end();
+        // The chunks' vectors too, into the k-NN index beside the messages' (the vector leg).
+        const vectors = target ? await opensearch.syncVectors(db, target, shape) : undefined;
         const decisions =
           kind === 'opensearch'
             ? undefined
             : (await import('../../../decisions/index.js')).rebuildDecisions(db);
         const elapsedMs = Date.now() - started;
-        if (global.json) printJson({ ...result, ...(decisions ? { decisions } : {}), elapsedMs });
+        if (global.json)
+          printJson({
+            ...result,
+            ...(decisions ? { decisions } : {}),
+            ...(vectors ? { vectors } : {}),
+            elapsedMs,
+          });
         else {
           const where = kind === 'opensearch' ? ' to OpenSearch' : '';
           const derived = decisions
             ? `, derived ${decisions.decisions.toLocaleString('en')} decisions of ${decisions.threads.toLocaleString('en')} threads`
             : '';
+          const copied = vectors ? ` and ${vectors.indexed.toLocaleString('en')} chunk vectors` : '';
           printLine(
-            `indexed ${result.indexed.toLocaleString('en')} messages${where}${derived} in ${(elapsedMs / 1000).toFixed(1)} s`,
+            `indexed ${result.indexed.toLocaleString('en')} messages${copied}${where}${derived} in ${(elapsedMs / 1000).toFixed(1)} s`,
           );
         }
       });

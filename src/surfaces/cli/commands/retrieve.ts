@@ -55,14 +55,14 @@ export function registerRetrieve(program: Command, globals: () => GlobalOptions)
     .option('--keyword', 'skip the vector leg')
     .action(async (question: string, options: PackOptions & { keyword?: boolean }) => {
       const global = globals();
-      const { configuredProviders } = await import('../providers.js');
-      const { embedder, llm, refiner } = configuredProviders();
+      const { configuredProviders, questionProviders } = await import('../providers.js');
+      const providers = configuredProviders();
+      const { llm } = providers;
       const result = await withEngine(global, (engine) =>
         engine.retrieve(question, {
           ...packOptions(options),
           ...(options.keyword ? { mode: 'keyword' as const } : {}),
-          ...(embedder ? { embedder } : {}),
-          ...(refiner ? { refiner } : {}),
+          ...questionProviders(providers, engine.archive.db),
         }),
       ).finally(() => llm?.close?.());
       if (global.json) return printJson(result);

@@ -81,7 +81,11 @@ public final class Launcher {
         .put("indices.breaker.total.use_real_memory", false)
         .build();
     Environment env = InternalSettingsPreparer.prepareEnvironment(settings, Map.of(), home.resolve("config"), () -> name);
-    Node node = new ClasspathNode(env, List.of(Netty4Plugin.class, CommonAnalysisPlugin.class, PainlessPlugin.class));
+    List<Class<? extends Plugin>> plugins = new ArrayList<>(List.of(Netty4Plugin.class, CommonAnalysisPlugin.class, PainlessPlugin.class));
+    // The k-NN plugin comes unpacked from its zip (target/knn/*, on the classpath the script
+    // gives): loaded by name, so the launcher builds without it on the compile classpath.
+    plugins.add(Class.forName("org.opensearch.knn.plugin.KNNPlugin").asSubclass(Plugin.class));
+    Node node = new ClasspathNode(env, plugins);
 
     CountDownLatch closed = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {

@@ -1,0 +1,304 @@
+// The vector leg on the cluster: chunk embeddings in a k-NN index beside the message index
+// (`<index>-vectors`), written by the same full copy and drained from the archive's vector
+// outbox (rag/vector-feed.ts) like its messages, and searched with the same filters as the
+// archive's vec0 table. The k-NN plugin's Lucene engine (HNSW): its faiss and nmslib engines
+// need native libraries the Maven artifact does not ship. HNSW is approximate where vec0 scans
+// exactly; on an archive's few thousand chunks per inbox and filter it finds the same
+// neighbours (tested), and at millions it is what keeps the leg from scanning every vector.
+
+import { randomUUID } from 'node:crypto';
+import { describeError } from '../../core/errors.js';
+import {
+  type FedVector,
+  fedVectors,
+  feedsVectors,
+  finishVectorCopy,
+  removeFromVectorOutbox,
+  requeueStoredVectors,
+  startVectorFeed,
+  storedVectorIds,
+  vectorOutboxDepth,
+  vectorOutboxHead,
+} from '../../rag/vector-feed.js';
+import type { VectorHit, VectorSearch } from '../../rag/vector-search.js';
+import type { KnnFilter } from '../../rag/vectors.js';
+import { vectorModel } from '../../rag/vectors.js';
+import { clusterFeed, type Db, sql } from '../../store/index.js';
+import { assertComplete, OpenSearchClient, type ShardSummary } from './client.js';
+import type { IndexOptions } from './mapping.js';
+import type { OpenSearchTarget } from './search.js';
+import { type BulkAction, deleteOtherGenerations, sendBulk } from './writer.js';
+
+/** The k-NN index of a message index. */
+export const vectorIndexOf = (index: string): string => `${index}-vectors`;
+
+/** The fewest HNSW candidates a k-NN query asks each shard for (its k), whatever the k wanted. */
+const KNN_CANDIDATES = 100;
+
+/** Vectors read and sent at a time. */
+const BATCH = 500;
+
+interface VectorDocument {
+  readonly uid: string;
+  readonly inbox: string;
+  readonly chunk_id: number;
+  readonly kind: string;
+  readonly date: number;
+  readonly has_attachment: boolean;
+  readonly vector: number[];
+  readonly generation?: string;
+}
+
+/** A chunk's id in the cluster: chunk ids are the archive's, and one archive writes an inbox. */
+const vectorId = (inbox: string, chunkId: number): string => `${inbox}\u0000${chunkId}`;
+
+function documentOf(vector: FedVector, generation?: string): VectorDocument {
+  return {
+    uid: vectorId(vector.inbox, vector.chunkId),
+    inbox: vector.inbox,
+    chunk_id: vector.chunkId,
+    kind: vector.kind,
+    date: vector.date,
+    has_attachment: vector.hasAttachment,
+    vector: Array.from(vector.embedding),
+    ...(generation ? { generation } : {}),
+  };
+}
+
+function vectorIndexBody(model: string, dimensions: number, options: IndexOptions): unknown {
+  return {
+    settings: {
+      index: { knn: true },
+      number_of_shards: options.shards ?? 3,
+      number_of_replicas: options.replicas ?? 1,
+    },
+    mappings: {
+      dynamic: 'strict',
+      // Vectors of another model are not comparable: a drain that finds another model here
+      // makes the index again (as prepareVectorTable does the archive's table).
+      _meta: { model, dimensions },
+      properties: {
+        uid: { type: 'keyword' },
+        inbox: { type: 'keyword' },
+        chunk_id: { type: 'long' },
+        kind: { type: 'keyword' },
+        date: { type: 'long' },
+        has_attachment: { type: 'boolean' },
+        generation: { type: 'keyword' },
+        vector: {
+          type: 'knn_vector',
+          dimension: dimensions,
+          method: { name: 'hnsw', engine: 'lucene', space_type: 'cosinesimil' },
+        },
+      },
+    },
+  };
+}
+
+/** The shards and replicas of an existing index. */
+async function shapeOf(client: OpenSearchClient, index: string): Promise<IndexOptions> {
+  const settings = await client.request<
+    Record<string, { settings: { index: { number_of_shards: string; number_of_replicas: string } } }>
+  >('GET', `/${index}/_settings`);
+  const own = Object.values(settings)[0]?.settings.index;
+  return own ? { shards: Number(own.number_of_shards), replicas: Number(own.number_of_replicas) } : {};
+}
+
+/**
+ * Makes the k-NN index fit the archive's embedding model: created when missing, made again
+ * when it holds another model's vectors, shaped as `shape` says (a drain has no reindex
+ * options: it shapes it as the message index). Returns whether it (re)created the index.
+ */
+async function ensureVectorIndex(
+  client: OpenSearchClient,
+  index: string,
+  model: { model: string; dimensions: number },
+  shape: () => Promise<IndexOptions>,
+): Promise<boolean> {
+  if (await client.exists(`/${index}`)) {
+    const mappings = await client.request<
+      Record<string, { mappings?: { _meta?: { model?: string; dimensions?: number } } }>
+    >('GET', `/${index}/_mapping`);
+    const meta = Object.values(mappings)[0]?.mappings?._meta;
+    if (meta?.model === model.model && meta.dimensions === model.dimensions) return false;
+    await client.request('DELETE', `/${index}`);
+  }
+  await client.request(
+    'PUT',
+    `/${index}?wait_for_active_shards=all`,
+    vectorIndexBody(model.model, model.dimensions, await shape()),
+  );
+  return true;
+}
+
+export interface VectorCopy {
+  readonly indexed: number;
+  readonly deleted: number;
+}
+
+/**
+ * Copies every stored vector to the k-NN index of `target` and makes the archive feed it from
+ * now on; documents the copy did not write (chunks gone since) are deleted, as syncArchive
+ * does for messages. An archive without vectors yet copies none: its first embeddings are
+ * drained into an index made then.
+ */
+export async function syncVectors(
+  db: Db,
+  { client, index }: OpenSearchTarget,
+  options: IndexOptions = {},
+): Promise<VectorCopy> {
+  const through = startVectorFeed(db);
+  const model = vectorModel(db);
+  if (model === null) return { indexed: 0, deleted: 0 };
+  const vectors = vectorIndexOf(index);
+  await ensureVectorIndex(client, vectors, model, async () => options);
+  const generation = randomUUID();
+  const ids = storedVectorIds(db);
+  for (let i = 0; i < ids.length; i += BATCH) {
+    const batch = [...fedVectors(db, ids.slice(i, i + BATCH)).values()];
+    const rejected = await sendBulk(
+      client,
+      vectors,
+      batch.map((v) => ({ document: documentOf(v, generation) })),
+    );
+    if (rejected) throw new Error(`vector ${rejected.position} refused: ${JSON.stringify(rejected.error)}`);
+  }
+  await client.request('POST', `/${vectors}/_refresh`);
+  const deleted = await deleteOtherGenerations(client, vectors, generation);
+  finishVectorCopy(db, through);
+  return { indexed: ids.length, deleted };
+}
+
+export interface VectorDrain {
+  readonly sent: number;
+  readonly waiting: number;
+  readonly error?: string;
+}
+
+/**
+ * Sends the vector outbox of an archive that feeds a cluster, in order: each chunk's vector as
+ * the archive holds it now, or its deletion. Undefined when the archive feeds no cluster's
+ * vectors (no full copy of them was made: `reindex --backend opensearch` makes one). As the message drain: what the cluster did not accept stays queued.
+ */
+export async function drainVectorOutbox(
+  db: Db,
+  options: { client?: OpenSearchClient; batch?: number } = {},
+): Promise<VectorDrain | undefined> {
+  const feed = clusterFeed(db);
+  if (!feed || !feedsVectors(db)) return undefined;
+  if (vectorOutboxDepth(db) === 0) return { sent: 0, waiting: 0 };
+  const client = options.client ?? new OpenSearchClient({ nodes: feed.nodes });
+  const index = vectorIndexOf(feed.index);
+  let sent = 0;
+  try {
+    const model = vectorModel(db);
+    // Another model's index is made again, and every stored vector sent to it.
+    if (model && (await ensureVectorIndex(client, index, model, () => shapeOf(client, feed.index))))
+      requeueStoredVectors(db);
+    for (;;) {
+      const entries = vectorOutboxHead(db, options.batch ?? BATCH);
+      if (entries.length === 0) break;
+      const actions = entries.map(
+        (e): BulkAction<VectorDocument> =>
+          e.vector ? { document: documentOf(e.vector) } : { delete: vectorId(e.inbox, e.chunkId) },
+      );
+      const rejected = model ? await sendBulk(client, index, actions) : undefined;
+      const accepted = rejected ? entries.slice(0, rejected.position) : entries;
+      removeFromVectorOutbox(
+        db,
+        accepted.map((e) => e.seq),
+      );
+      sent += accepted.length;
+      if (rejected)
+        throw new Error(
+          `the cluster refused the vector of chunk ${entries[rejected.position]?.chunkId} (${rejected.status}): ${JSON.stringify(rejected.error)}`,
+        );
+    }
+  } catch (error) {
+    return { sent, waiting: vectorOutboxDepth(db), error: describeError(error) };
+  }
+  return { sent, waiting: vectorOutboxDepth(db) };
+}
+
+interface HitsResponse {
+  readonly _shards?: ShardSummary;
+  readonly timed_out?: boolean;
+  readonly hits: {
+    readonly hits: ReadonlyArray<{ readonly _score: number; readonly _source: { chunk_id: number } }>;
+  };
+}
+
+/** Lucene's cosinesimil score is (1 + cosine) / 2: back to vec0's cosine distance, 1 - cosine. */
+const distanceOf = (score: number): number => 2 - 2 * score;
+
+/**
+ * The vector leg's index on the cluster. Inbox ids are the archive's own: the cluster's
+ * documents name their inbox, so `db` maps one to the other.
+ */
+export function clusterVectors(db: Db, { client, index }: OpenSearchTarget): VectorSearch {
+  const vectors = vectorIndexOf(index);
+  const inboxName = sql(db, 'SELECT name FROM inboxes WHERE id = ?').pluck();
+  const search = async (body: unknown): Promise<VectorHit[]> => {
+    const response = await client.request<HitsResponse>(
+      'POST',
+      `/${vectors}/_search?allow_partial_search_results=false`,
+      body,
+    );
+    assertComplete(response);
+    return response.hits.hits.map((h) => ({ chunkId: h._source.chunk_id, distance: distanceOf(h._score) }));
+  };
+  return {
+    where: `the cluster's k-NN index ${vectors}`,
+    async knn(embedding: Float32Array, filter: KnnFilter): Promise<VectorHit[]> {
+      const inbox = inboxName.get(filter.inboxId) as string | undefined;
+      if (inbox === undefined || filter.kinds.length === 0) return [];
+      const k = Math.min(4096, Math.max(1, filter.k));
+      const date = {
+        ...(filter.after != null ? { gte: filter.after } : {}),
+        ...(filter.before != null ? { lt: filter.before } : {}),
+      };
+      const clauses = [
+        { term: { inbox } },
+        { terms: { kind: filter.kinds } },
+        ...(Object.keys(date).length > 0 ? [{ range: { date } }] : []),
+        ...(filter.hasAttachment ? [{ term: { has_attachment: true } }] : []),
+      ];
+      // HNSW's candidate list is k per shard: a wider one finds more of the exact nearest
+      // (bench:vectors; see docs/opensearch.md).
+      const candidates = Math.min(4096, Math.max(k, KNN_CANDIDATES));
+      return search({
+        size: k,
+        _source: ['chunk_id'],
+        query: {
+          knn: {
+            vector: { vector: Array.from(embedding), k: candidates, filter: { bool: { filter: clauses } } },
+          },
+        },
+      });
+    },
+    async distances(embedding: Float32Array, chunkIds: readonly number[]): Promise<VectorHit[]> {
+      if (chunkIds.length === 0) return [];
+      const rows = sql(
+        db,
+        `SELECT c.id AS chunkId, i.name AS inbox FROM rag_chunks c JOIN inboxes i ON i.id = c.inbox_id
+         WHERE c.id IN (SELECT value FROM json_each(?))`,
+      ).all(JSON.stringify(chunkIds)) as Array<{ chunkId: number; inbox: string }>;
+      if (rows.length === 0) return [];
+      // Exact scores of the named chunks: the k-NN plugin's scoring script over an ids query.
+      return search({
+        size: rows.length,
+        _source: ['chunk_id'],
+        query: {
+          script_score: {
+            query: { ids: { values: rows.map((r) => vectorId(r.inbox, r.chunkId)) } },
+            script: {
+              source: 'knn_score',
+              lang: 'knn',
+              params: { field: 'vector', query_value: Array.from(embedding), space_type: 'cosinesimil' },
+            },
+          },
+        },
+      });
+    },
+  };
+}
