@@ -39,7 +39,7 @@ import {
 } from '../src/rag/retrieve.js';
 import { isStopword } from '../src/rag/stopwords.js';
 import { syncChunks } from '../src/rag/sync.js';
-import type { Db } from '../src/store/index.js';
+import { type Db, loadRaw } from '../src/store/index.js';
 import { percentile } from './measure.js';
 import { type Outcome, pct, type Scores, score } from './rag-score.js';
 
@@ -120,15 +120,17 @@ function messageFiles(dir: string): string[] {
 /**
  * The floor: a plain FTS5 index of each distinct message's subject, sender and whole decoded
  * body (the text part, else the HTML flattened), nothing cleaned away, default bm25 weights.
+ * The messages are the archive's stored originals, parsed again here: a Maildir's files or
+ * an mbox's messages alike (a pipermail archive is monthly mbox files).
  */
-async function floorIndex(maildir: string): Promise<Database.Database> {
+async function floorIndex(archive: Db): Promise<Database.Database> {
   const db = new Database(':memory:');
   db.exec('CREATE VIRTUAL TABLE docs USING fts5(mid UNINDEXED, subject, sender, body)');
   const insert = db.prepare('INSERT INTO docs (mid, subject, sender, body) VALUES (?, ?, ?, ?)');
   const seen = new Set<string>();
-  for (const path of messageFiles(maildir).sort()) {
-    const parsed = await parseMessage(readFileSync(path));
-    const id = normalId(parsed.messageId ?? path);
+  for (const rowid of archive.prepare('SELECT id FROM messages ORDER BY id').pluck().all() as number[]) {
+    const parsed = await parseMessage(loadRaw(archive, rowid));
+    const id = normalId(parsed.messageId ?? String(rowid));
     if (seen.has(id)) continue;
     seen.add(id);
     const body = parsed.text ?? (parsed.html === null ? '' : convert(parsed.html, { wordwrap: false }));
@@ -247,7 +249,7 @@ async function measure(corpus: Corpus, embedder: Embedder | null): Promise<void>
     const langs = [...new Set(corpus.questions.flatMap((q) => (q.lang ? [q.lang] : [])))];
     say(`setup     kind            recall@5 @10  MRR@10`);
 
-    const floor = await floorIndex(corpus.maildir);
+    const floor = await floorIndex(db);
     const floorOutcomes: KindOutcome[] = corpus.questions.map((q) => {
       const started = performance.now();
       const ranking = floorRanking(floor, q.question);
