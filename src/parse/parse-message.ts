@@ -7,6 +7,7 @@ import type { AddressObject, EmailAddress, HeaderValue } from 'mailparser';
 import { describeError } from '../core/errors.js';
 import { LIMITS } from '../core/limits.js';
 import type { Address, ParsedMessage } from '../core/types.js';
+import { readArchiveAddress, unobscure } from './archive-address.js';
 import { parseAuthenticationResults } from './auth-results.js';
 import { countRawReplacements, countReplacements } from './charset.js';
 import { firstHeader, type HeaderBlock, headerValues, readHeaderBlock } from './header-block.js';
@@ -41,22 +42,25 @@ function flattenAddresses(entries: readonly EmailAddress[], out: Address[]): voi
       flattenAddresses(entry.group, out);
       continue;
     }
+    const spelled = (entry.address ?? '').trim();
     const address = readableAddress(
       (entry.name ?? '').replace(/\s+/g, ' ').trim(),
-      (entry.address ?? '').trim(),
+      unobscure(spelled) ?? spelled,
     );
     if (address.name !== '' || address.address !== '') out.push(address);
   }
 }
 
-function addresses(value: HeaderValue | undefined): Address[] {
+/** The addresses of a header as mailparser read it, an archive's `user at host` read back (`raw`: the header's text). */
+function addresses(value: HeaderValue | undefined, raw: string | null): Address[] {
   const out: Address[] = [];
   const objects = (Array.isArray(value) ? value : value === undefined ? [] : [value]) as unknown[];
   for (const object of objects) {
     const list = (object as Partial<AddressObject>).value;
     if (Array.isArray(list)) flattenAddresses(list, out);
   }
-  return out;
+  // A comment names the address only when the header holds one.
+  return out.map((address) => readArchiveAddress(address, out.length === 1 ? raw : null));
 }
 
 /** Body and attachments when the structure is too hostile for mailparser: headers alone go to it. */
@@ -119,13 +123,15 @@ export async function parseMessage(bytes: Buffer, options: ParseOptions = {}): P
   warnings.push(...dated.warnings);
 
   const subject = mime.headers.get('subject');
+  const addressesOf = (name: string): Address[] =>
+    addresses(mime.headers.get(name), firstHeader(fields, name));
   return {
     messageId,
-    from: addresses(mime.headers.get('from'))[0] ?? null,
-    to: addresses(mime.headers.get('to')),
-    cc: addresses(mime.headers.get('cc')),
-    bcc: addresses(mime.headers.get('bcc')),
-    replyTo: addresses(mime.headers.get('reply-to')),
+    from: addressesOf('from')[0] ?? null,
+    to: addressesOf('to'),
+    cc: addressesOf('cc'),
+    bcc: addressesOf('bcc'),
+    replyTo: addressesOf('reply-to'),
     subject: typeof subject === 'string' ? subject.replace(/\s+/g, ' ').trim() : '',
     date: dated.date,
     dateSource: dated.dateSource,
