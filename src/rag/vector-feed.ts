@@ -143,6 +143,15 @@ export function requeueStoredVectors(db: Db): void {
   db.exec(`${ENQUEUE} SELECT rowid, inbox_id FROM rag_vectors`);
 }
 
+/** Every stored vector's chunk id with its inbox's name. */
+export function storedVectorKeys(db: Db): Array<{ chunkId: number; inbox: string }> {
+  if (!hasVectorTable(db)) return [];
+  return sql(
+    db,
+    'SELECT v.rowid AS chunkId, i.name AS inbox FROM rag_vectors v JOIN inboxes i ON i.id = v.inbox_id',
+  ).all() as Array<{ chunkId: number; inbox: string }>;
+}
+
 /** Every stored vector's chunk id, in order (a full copy reads them in batches). */
 export function storedVectorIds(db: Db): number[] {
   if (!hasVectorTable(db)) return [];

@@ -22,9 +22,10 @@ import { deleteThroughHooks, loopbackEnv, openGrowingArchive, useLoopback } from
 import { vectorOutboxDepth } from '../../rag/vector-feed.js';
 import { archiveVectors } from '../../rag/vector-search.js';
 import { sql } from '../../store/index.js';
+import { checkCluster } from './check.js';
 import { OpenSearchClient } from './client.js';
 import type { OpenSearchTarget } from './search.js';
-import { clusterVectors, syncVectors, vectorIndexOf } from './vectors.js';
+import { clusterVectors, syncVectors, vectorId, vectorIndexOf } from './vectors.js';
 import { syncArchive } from './writer.js';
 
 const loopback = useLoopback();
@@ -159,6 +160,31 @@ describe('the vector leg on an OpenSearch k-NN index', () => {
     expect(shrunk).not.toEqual(grown);
     expect(await clusterChunkIds()).toEqual(shrunk);
     expect(vectorOutboxDepth(engine.archive.db)).toBe(0);
+  });
+
+  it('check compares the chunk vectors too, and names one the cluster lost', async () => {
+    const db = engine.archive.db;
+    const before = await checkCluster(db, target);
+    expect(before.vectors).toMatchObject({
+      archive: archiveChunkIds().length,
+      missing: { count: 0 },
+      extra: { count: 0 },
+    });
+    expect(before).toMatchObject({ missing: { count: 0 }, extra: { count: 0 } });
+    expect(before.ok).toBe(true);
+    const [lost] = archiveChunkIds();
+    const index = vectorIndexOf(target.index);
+    await target.client.request(
+      'DELETE',
+      `/${index}/_doc/${encodeURIComponent(vectorId('work', lost as number))}?refresh=true`,
+    );
+    const after = await checkCluster(db, target);
+    expect(after.ok).toBe(false);
+    expect(after.vectors?.missing).toEqual({ count: 1, examples: [`work chunk ${lost}`] });
+    expect(after.missing.count).toBe(0);
+    // The next copy puts it back.
+    await syncVectors(db, target);
+    expect((await checkCluster(db, target)).ok).toBe(true);
   });
 
   it('makes the index again for another model, with every vector re-sent', async () => {

@@ -50,7 +50,7 @@ interface VectorDocument {
 }
 
 /** A chunk's id in the cluster: chunk ids are the archive's, and one archive writes an inbox. */
-const vectorId = (inbox: string, chunkId: number): string => `${inbox}\u0000${chunkId}`;
+export const vectorId = (inbox: string, chunkId: number): string => `${inbox}\u0000${chunkId}`;
 
 function documentOf(vector: FedVector, generation?: string): VectorDocument {
   return {

@@ -22,14 +22,20 @@ export function registerCheck(program: Command, globals: () => GlobalOptions): v
       if (opensearch.backendKind(options.backend ?? 'sqlite') === 'opensearch') {
         await withEngine(global, async (engine) => {
           const report = await opensearch.checkCluster(engine.archive.db, opensearch.openSearchTarget());
+          const { vectors } = report;
           if (global.json) printJson(report);
-          else if (report.ok) printLine(`ok: the cluster holds the archive's ${report.archive} messages`);
+          else if (report.ok)
+            printLine(
+              `ok: the cluster holds the archive's ${report.archive} messages${vectors ? ` and ${vectors.archive} chunk vectors` : ''}`,
+            );
           else
             printLine(
               [
-                `problem: ${report.missing.count} stored messages missing from the cluster, ${report.extra.count} documents the archive does not have (run reindex --backend opensearch)`,
-                ...report.missing.examples.map((m) => `  missing: ${m}`),
-                ...report.extra.examples.map((m) => `  extra: ${m}`),
+                `problem: ${report.missing.count} stored messages missing from the cluster, ${report.extra.count} documents the archive does not have${vectors ? `; ${vectors.missing.count} chunk vectors missing, ${vectors.extra.count} the archive does not have` : ''} (run reindex --backend opensearch)`,
+                ...[report, ...(vectors ? [vectors] : [])].flatMap((c) => [
+                  ...c.missing.examples.map((m) => `  missing: ${m}`),
+                  ...c.extra.examples.map((m) => `  extra: ${m}`),
+                ]),
               ].join('\n'),
             );
           if (!report.ok) process.exitCode = 6;
