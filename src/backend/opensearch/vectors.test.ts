@@ -220,6 +220,10 @@ describe('the vector leg on an OpenSearch k-NN index', () => {
     );
     expect(reindexed.status, reindexed.stderr).toBe(0);
     expect(JSON.parse(reindexed.stdout)).toMatchObject({ vectors: { indexed: archiveChunkIds().length } });
+    const status = await runCliAsync(['--json', 'status'], env);
+    expect(JSON.parse(status.stdout)).toMatchObject({
+      cluster: { index: 'knn-cli', waiting: 0, vectorsWaiting: 0 },
+    });
     const question = 'quando parte il terzo turno?';
     const onCluster = await runCliAsync(['--json', 'retrieve', '--inbox', 'work', question], {
       ...env,

@@ -5,6 +5,7 @@
 import type { Command } from 'commander';
 import type { HealthReport, ScopedCheck } from '../../../health/index.js';
 import type { Chunking, ChunkingStatus } from '../../../rag/index.js';
+import { feedsVectors, vectorOutboxDepth } from '../../../rag/vector-feed.js';
 import { clusterFeed, type Db, outboxDepth } from '../../../store/index.js';
 import { type GlobalOptions, printJson, printLine, withEngine } from '../context.js';
 import { skippedLines } from '../skipped.js';
@@ -98,7 +99,7 @@ export function registerStatus(program: Command, globals: () => GlobalOptions): 
       if (chunking) printLine(chunkingLine(chunking));
       if (cluster)
         printLine(
-          `feeds OpenSearch index ${cluster.index} at ${cluster.nodes.join(', ')}: ${cluster.waiting.toLocaleString('en')} change(s) waiting for the cluster`,
+          `feeds OpenSearch index ${cluster.index} at ${cluster.nodes.join(', ')}: ${cluster.waiting.toLocaleString('en')} change(s)${cluster.vectorsWaiting === undefined ? '' : ` and ${cluster.vectorsWaiting.toLocaleString('en')} chunk vector(s)`} waiting for the cluster`,
         );
       if (summaries && summaries.pending > 0)
         printLine(
@@ -133,8 +134,20 @@ export function registerStatus(program: Command, globals: () => GlobalOptions): 
     });
 }
 
-/** The cluster the archive feeds (`reindex --backend opensearch`) and its outbox's depth. */
-function clusterStatus(db: Db): { index: string; nodes: readonly string[]; waiting: number } | undefined {
+/**
+ * The cluster the archive feeds (`reindex --backend opensearch`), its outbox's depth and, once
+ * it feeds the k-NN index too, the chunk vectors waiting for it.
+ */
+function clusterStatus(
+  db: Db,
+): { index: string; nodes: readonly string[]; waiting: number; vectorsWaiting?: number } | undefined {
   const feed = clusterFeed(db);
-  return feed && { index: feed.index, nodes: feed.nodes, waiting: outboxDepth(db) };
+  return (
+    feed && {
+      index: feed.index,
+      nodes: feed.nodes,
+      waiting: outboxDepth(db),
+      ...(feedsVectors(db) ? { vectorsWaiting: vectorOutboxDepth(db) } : {}),
+    }
+  );
 }
