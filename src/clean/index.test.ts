@@ -14,6 +14,32 @@ function expectSpansCoverBody(cleaned: CleanedBody): void {
 }
 
 describe('cleanMessage', () => {
+  it("reads a list archive's replies whose accented letters became '?', and no line of question marks", () => {
+    // As Mailman's text export writes a German reply it had no charset for.
+    const text = [
+      'Die Platine ist durchgemessen, die Notizen stehen im Schaltplan.',
+      '',
+      'Gr??e,',
+      'Klaus',
+      '',
+      '-----Urspr?ngliche Nachricht-----',
+      'Von: liste-bounces at example.org [mailto:liste-bounces at example.org] Im Auftrag von Eva',
+      'Gesendet: Montag, 11. Juni 2007 23:10',
+      'An: Klaus',
+      'Betreff: Re: Pegel',
+      '',
+      'Hast du die Pegel gemessen?',
+    ].join('\n');
+    const cleaned = cleanMessage({ text, html: null });
+    expectSpansCoverBody(cleaned);
+    expect(cleaned.authored).toBe('Die Platine ist durchgemessen, die Notizen stehen im Schaltplan.');
+    expect(cleaned.signature).toBe('Gr??e,\nKlaus');
+    expect(cleaned.quoted).toMatch(/^-----Urspr\?ngliche Nachricht-----\nVon: /);
+    // Question marks alone are not a phrase of any language written that way.
+    const asked = 'Geht das so?\n\n???\n\n------????------\nwirklich?';
+    expect(cleanMessage({ text: asked, html: null }).authored).toBe(asked);
+  });
+
   it('maps every part back to a span of the body', () => {
     const text =
       'Sounds good.\n\nThanks,\nAlice\n\n-- \nAlice Example\n\nOn Mon, Mar 4, 2024 at 10:12 AM Bob <bob@example.com> wrote:\n> Meet Thursday?\n';

@@ -9,11 +9,23 @@ export const MAX_PATTERN_LINE = 400;
 
 const escapeRegex = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
+/** A Latin letter outside ASCII: ü, ß, é, ñ, ø. */
+const ACCENTED_LATIN = /^(?![\x00-\x7f])\p{Script=Latin}$/u;
+
+/**
+ * A lexicon phrase as a pattern. A list archive that lost the charset (Mailman's pipermail text
+ * export) wrote every non-ASCII letter as `?`: "-----Urspr?ngliche Nachricht-----", "Gr??e,".
+ * Each accented Latin letter also matches a `?` there. Not other scripts: a Cyrillic or CJK
+ * phrase written that way is question marks only, as likely any line of them.
+ */
+const lexiconPattern = (phrase: string): string =>
+  [...phrase].map((char) => (ACCENTED_LATIN.test(char) ? `(?:${char}|\\?)` : escapeRegex(char))).join('');
+
 /** One alternation of `words`, longest first so that a phrase wins over its own prefix. */
 function alternation(words: readonly string[]): string {
   return [...words]
     .sort((a, b) => b.length - a.length)
-    .map(escapeRegex)
+    .map(lexiconPattern)
     .join('|');
 }
 

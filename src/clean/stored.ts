@@ -4,7 +4,7 @@
 import type { CleanedBody } from '../core/types.js';
 
 /** Bumped whenever a rule changes, so evaluations can tell which cleaner produced a result. */
-export const CLEANER_VERSION = '3';
+export const CLEANER_VERSION = '4';
 
 /** The authored text capped for indexing; the full text stays in the CleanedBody. */
 export function authoredForIndex(cleaned: CleanedBody, maxChars = 20_000): string {
