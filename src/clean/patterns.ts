@@ -10,7 +10,7 @@ export const MAX_PATTERN_LINE = 400;
 const escapeRegex = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 /** A Latin letter outside ASCII: ü, ß, é, ñ, ø. */
-const ACCENTED_LATIN = /^(?![\x00-\x7f])\p{Script=Latin}$/u;
+const ACCENTED_LATIN = /^(?!\p{ASCII})\p{Script=Latin}$/u;
 
 /**
  * A lexicon phrase as a pattern. A list archive that lost the charset (Mailman's pipermail text
