@@ -156,7 +156,9 @@ export async function syncVectors(
   if (model === null) return { indexed: 0, deleted: 0 };
   const vectors = vectorIndexOf(index);
   await ensureVectorIndex(client, vectors, model, async () => options);
-  const generation = randomUUID();
+  // The feed's generation (the message copy's): vectors a drain writes meanwhile carry it
+  // too, so the cleanup below keeps them.
+  const generation = clusterFeed(db)?.generation ?? randomUUID();
   const ids = storedVectorIds(db);
   for (let i = 0; i < ids.length; i += BATCH) {
     const batch = [...fedVectors(db, ids.slice(i, i + BATCH)).values()];
@@ -181,8 +183,9 @@ export interface VectorDrain {
 
 /**
  * Sends the vector outbox of an archive that feeds a cluster, in order: each chunk's vector as
- * the archive holds it now, or its deletion. Undefined when the archive feeds no cluster's
- * vectors (no full copy of them was made: `reindex --backend opensearch` makes one). As the message drain: what the cluster did not accept stays queued.
+ * the archive holds it now (under the feed's generation), or its deletion. Undefined when the
+ * archive feeds no cluster's vectors (no full copy of them was made: `reindex --backend
+ * opensearch` makes one). As the message drain: what the cluster did not accept stays queued.
  */
 export async function drainVectorOutbox(
   db: Db,
@@ -204,7 +207,9 @@ export async function drainVectorOutbox(
       if (entries.length === 0) break;
       const actions = entries.map(
         (e): BulkAction<VectorDocument> =>
-          e.vector ? { document: documentOf(e.vector) } : { delete: vectorId(e.inbox, e.chunkId) },
+          e.vector
+            ? { document: documentOf(e.vector, feed.generation) }
+            : { delete: vectorId(e.inbox, e.chunkId) },
       );
       const rejected = model ? await sendBulk(client, index, actions) : undefined;
       const accepted = rejected ? entries.slice(0, rejected.position) : entries;
