@@ -310,8 +310,8 @@ async function retrieveWith(
   }
   // An index that cannot answer (a cluster's missing shard) fails the question, as a search
   // does: a vector leg left out silently would be a short answer.
-  const search = questionVectors ? (options.vectors ?? archiveVectors(db)) : null;
-  if (questionVectors && search) {
+  const search = options.vectors ?? archiveVectors(db);
+  if (questionVectors) {
     const scan = options.detailScan ?? 'threads';
     vectors = await Promise.all(
       questionVectors.map((embedding, i) =>
@@ -355,9 +355,9 @@ async function retrieveWith(
     ]),
   ];
   const shown = new Set(shownThreads);
-  const chunks = search
-    ? await Promise.all(vectors.map((leg) => withinThreads(db, search, leg, shownThreads, filters)))
-    : vectors.map((leg) => leg.chunks);
+  const chunks = await Promise.all(
+    vectors.map((leg) => withinThreads(db, search, leg, shownThreads, filters)),
+  );
   const rowThread = new Map<number, string>();
   for (const h of keyword.flat()) rowThread.set(h.rowid, threadKey(h.inboxId, h.threadId));
   for (const c of chunks.flat()) for (const r of c.rowids) rowThread.set(r, c.threadKey);

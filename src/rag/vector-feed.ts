@@ -143,17 +143,12 @@ export function requeueStoredVectors(db: Db): void {
   db.exec(`${ENQUEUE} SELECT rowid, inbox_id FROM rag_vectors`);
 }
 
-/** Every stored vector's chunk id with its inbox's name. */
+/** Every stored vector's chunk id with its inbox's name, in chunk order (a full copy reads them in batches). */
 export function storedVectorKeys(db: Db): Array<{ chunkId: number; inbox: string }> {
   if (!hasVectorTable(db)) return [];
   return sql(
     db,
-    'SELECT v.rowid AS chunkId, i.name AS inbox FROM rag_vectors v JOIN inboxes i ON i.id = v.inbox_id',
+    `SELECT v.rowid AS chunkId, i.name AS inbox FROM rag_vectors v JOIN inboxes i ON i.id = v.inbox_id
+     ORDER BY v.rowid`,
   ).all() as Array<{ chunkId: number; inbox: string }>;
-}
-
-/** Every stored vector's chunk id, in order (a full copy reads them in batches). */
-export function storedVectorIds(db: Db): number[] {
-  if (!hasVectorTable(db)) return [];
-  return sql(db, 'SELECT rowid FROM rag_vectors ORDER BY rowid').pluck().all() as number[];
 }

@@ -5,9 +5,9 @@
 import { feedsVectors, storedVectorKeys } from '../../rag/vector-feed.js';
 import { type Db, sql } from '../../store/index.js';
 import { assertComplete, type ShardSummary } from './client.js';
+import { vectorId, vectorIndexOf } from './knn-search.js';
 import { documentId } from './mapping.js';
 import type { OpenSearchTarget } from './search.js';
-import { vectorId, vectorIndexOf } from './vectors.js';
 
 /** Ids read from the cluster per request. */
 const PAGE = 5_000;

@@ -4,15 +4,9 @@
 export { type ClusterCheck, checkCluster } from './check.js';
 export { assertComplete, OpenSearchClient, OpenSearchRequestError } from './client.js';
 export { backendKind, DEFAULT_INDEX, openSearchTarget } from './config.js';
+export { clusterVectors, vectorIndexOf } from './knn-search.js';
 export { documentId, indexBody, toDocument } from './mapping.js';
 export { drainOutbox, type OutboxDrain } from './outbox.js';
 export { listMessages, type OpenSearchTarget, searchMessages, searchThreads } from './search.js';
-export {
-  clusterVectors,
-  drainVectorOutbox,
-  syncVectors,
-  type VectorCopy,
-  type VectorDrain,
-  vectorIndexOf,
-} from './vectors.js';
+export { drainVectorOutbox, syncVectors, type VectorCopy, type VectorDrain } from './vectors.js';
 export { ensureIndex, type SyncReport, syncArchive, writeDocuments } from './writer.js';

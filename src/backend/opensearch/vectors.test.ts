@@ -24,8 +24,9 @@ import { archiveVectors } from '../../rag/vector-search.js';
 import { sql } from '../../store/index.js';
 import { checkCluster } from './check.js';
 import { OpenSearchClient } from './client.js';
+import { clusterVectors, vectorId, vectorIndexOf } from './knn-search.js';
 import type { OpenSearchTarget } from './search.js';
-import { clusterVectors, syncVectors, vectorId, vectorIndexOf } from './vectors.js';
+import { syncVectors } from './vectors.js';
 import { syncArchive } from './writer.js';
 
 const loopback = useLoopback();

@@ -2,7 +2,7 @@
 // and MAILSIFT_* variables, handed to the engine as objects.
 
 import { backendKind, openSearchTarget } from '../../backend/opensearch/config.js';
-import { clusterVectors } from '../../backend/opensearch/vectors.js';
+import { clusterVectors } from '../../backend/opensearch/knn-search.js';
 import type { Mailsift } from '../../engine.js';
 import type { SummaryProbe } from '../../health/index.js';
 // Not the rag barrel: status reads the configuration without loading retrieval.
