@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/temp.js';
 import { makeEncryptedPdf, makePdf } from '../attachments/fixtures.js';
 import { Mailsift } from '../engine.js';
-import { checkIndex } from '../index/index.js';
+import { checkIndex, reindex } from '../index/index.js';
 import { pendingExtractions } from '../store/index.js';
 import { extractPending } from './extract-pending.js';
 
@@ -126,6 +126,62 @@ describe('attachments through ingest', () => {
     expect(segments.reduce((a, b) => a + b, 0)).toBe(12);
     const found = engine.searchMessages({ q: 'racking bay', limit: 50 }).messages.map((m) => m.messageId);
     expect(found).toHaveLength(12);
+  });
+
+  it('re-indexes carriers of long texts in their own languages as a from-scratch reindex does', async () => {
+    const dir = tempDir('mailsift-attach-');
+    // Two stock lists of ~30,000 characters, each sent to six people under names of other
+    // lengths: the 20,000 characters indexed (the cap counts the name too) end at another place
+    // in each carrier. A code near the cut is indexed for every carrier, one past it for none.
+    const stockList = (item: string, nearCut: string, pastCut: string): Buffer => {
+      const lines: string[] = [];
+      const add = (until: number, line: (i: number) => string) => {
+        while (lines.join('\n').length < until) lines.push(line(lines.length));
+      };
+      add(19_700, (i) => `${item} bay ${i % 40}: ${(i * 37) % 500} units, reorder ${i % 7 === 0}`);
+      lines.push(`checked ${nearCut}`);
+      add(25_000, (i) => `${item} bay ${i % 40}: ${(i * 37) % 500} units`);
+      lines.push(`addendum ${pastCut}`);
+      add(30_000, (i) => `${item} bay ${i % 40}`);
+      return Buffer.from(`${lines.join('\n')}\n`);
+    };
+    const lists = [
+      stockList('pallet racking', 'RK-20-CHECK', 'RK-30-ADDENDUM'),
+      stockList('cold storage', 'CS-20-CHECK', 'CS-30-ADDENDUM'),
+    ];
+    const notes = [
+      'Anbei die aktuelle Bestandsliste, die Lieferungen für das Lager werden morgen bestätigt.',
+      'Attached is the current stock list, the deliveries for the warehouse will be confirmed tomorrow.',
+    ];
+    for (let n = 0; n < 12; n++) {
+      const name = `stock-${'x'.repeat(n)}.txt`;
+      const list = lists[Math.floor(n / 6)] as Buffer;
+      writeFileSync(join(dir, `m${n}.eml`), messageWithAttachment(n, name, 'text/plain', list, notes[n % 2]));
+    }
+    const engine = Mailsift.open(':memory:');
+    opened.push(engine);
+    await engine.ingest([dir], { workers: 0, extractAttachments: false });
+    const db = engine.archive.db;
+
+    const drained = await extractPending(engine.archive, { workers: 0 });
+    expect(drained).toMatchObject({ attachments: 2, ok: 2, messagesReindexed: 12, remaining: 0 });
+    const search = (q: string) => engine.searchMessages({ q, limit: 50 }).messages.map((m) => m.messageId);
+    const carriers = (from: number) =>
+      Array.from({ length: 6 }, (_, i) => `statement-${from + i}@erp.nordwind-logistik.de`);
+    expect(search('RK-20-CHECK').sort()).toEqual(carriers(0));
+    expect(search('CS-20-CHECK').sort()).toEqual(carriers(6).sort());
+    expect(search('RK-30-ADDENDUM')).toEqual([]);
+
+    const indexed = () => ({
+      docs: db.prepare('SELECT rowid, language, checksum, tokens FROM keyword_docs ORDER BY rowid').all(),
+      terms: db.prepare('SELECT term FROM keyword_terms ORDER BY term').pluck().all(),
+    });
+    const afterDrain = indexed();
+    expect(new Set(afterDrain.docs.map((d) => (d as { language: string }).language))).toEqual(
+      new Set(['de', 'en']),
+    );
+    reindex(db);
+    expect(indexed()).toEqual(afterDrain);
   });
 
   it('rewrites a segment a drain left partly tombstoned, so phrase counts come from its mask counts again', async () => {
