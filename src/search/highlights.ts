@@ -9,6 +9,7 @@ import {
   type Token,
   textAnalyzer,
 } from '../analysis/index.js';
+import { foldsByLowercase, stemKey, termPattern } from '../analysis/literal-keys.js';
 import type { FieldTexts } from '../index/index.js';
 import type { HighlightTerms } from './match.js';
 
@@ -75,31 +76,102 @@ const startsCompound = (term: string, compound: string): boolean =>
 
 /** Characters of a text field analysed first for its fragments: ×4 each time more are needed. */
 const FIRST_CHARS = 2048;
+/** Keys shorter than this occur nearly everywhere: narrowing by them would not pay. */
+const MIN_KEY_LENGTH = 3;
+/** Candidate stretches closer than this are analysed as one (an analysis has a fixed cost). */
+const STRETCH_GAP = 64;
 
 /**
- * A text field's fragments, analysing only as much of it as they need: a long quoted
- * history usually has its first MAX_FRAGMENTS matches early. A prefix ends at whitespace,
- * which no token crosses, so each piece is analysed once, alone (a field without a match
- * used to be analysed again from its start at every step: ~2x its length); the fragments
- * are the whole text's once the prefix holds MAX_FRAGMENTS of them ending before its end.
+ * A text field's fragments, analysing only as much of it as they need, a stretch at a time
+ * in text order. The fragments are the whole text's once those found end before the next
+ * stretch (what lies between stretches holds no match), or the text is analysed to its end.
+ * A stretch ends at whitespace, which no token crosses, so each is analysed alone.
+ * `narrow` false analyses every stretch of the text, as the reference the narrowing must equal.
  */
-function textFragments(text: string, language: Language | null, terms: HighlightTerms): string[] {
+export function textFragments(
+  text: string,
+  language: Language | null,
+  terms: HighlightTerms,
+  narrow = true,
+): string[] {
   const spans: Span[] = [];
-  let analysed = 0;
-  for (let size = FIRST_CHARS; ; size *= 4) {
-    const cut = size >= text.length ? text.length : Math.max(analysed, whitespaceBefore(text, size));
-    for (const span of textSpans(text.slice(analysed, cut), language, terms))
-      spans.push({ start: span.start + analysed, end: span.end + analysed });
-    analysed = cut;
+  const stretches = (narrow ? candidateStretches(text, terms) : null) ?? growingPrefixes(text);
+  for (let k = 0; k < stretches.length; k++) {
+    const { start, end: stop } = stretches[k] as Span;
+    for (const span of textSpans(text.slice(start, stop), language, terms))
+      spans.push({ start: span.start + start, end: span.end + start });
+    const next = stretches[k + 1]?.start ?? text.length;
     const { pieces, end } = fragmentWindows(text, spans);
-    if (cut === text.length) return pieces;
-    if (pieces.length === MAX_FRAGMENTS && end + 1 < cut) return pieces;
+    if (pieces.length === MAX_FRAGMENTS && end + 1 < next) return pieces;
   }
+  return fragmentWindows(text, spans).pieces;
 }
 
-/** The last whitespace at or before `at`, or the text's end when there is none. */
+/**
+ * The whole text as prefixes growing ×4 from FIRST_CHARS: a long quoted history usually has
+ * its first MAX_FRAGMENTS matches early.
+ */
+function growingPrefixes(text: string): Span[] {
+  const stretches: Span[] = [];
+  for (let start = 0, size = FIRST_CHARS; start < text.length; size *= 4) {
+    const end = size >= text.length ? text.length : Math.max(start, whitespaceBefore(text, size));
+    stretches.push({ start, end });
+    start = end;
+  }
+  return stretches;
+}
+
+/**
+ * The stretches of `text` that can hold a match, between whitespace around each place its
+ * lowercase has one of the terms' literal keys (analysis/literal-keys.ts), merged, in order;
+ * the rest is never analysed. Null when the keys cannot narrow it: the text folds beyond
+ * lowercasing, or a key is too short to be rare. A quoted history without the query's words
+ * was analysed whole for every hit (over half of a served query's first ask).
+ */
+function candidateStretches(text: string, terms: HighlightTerms): Span[] | null {
+  const keys = keysOf(terms);
+  if (keys === null || !foldsByLowercase(text)) return null;
+  const merged: Span[] = [];
+  // Leftmost matches only: a key overlapping another's match lies in the same stretch.
+  for (const match of text.toLowerCase().matchAll(keys)) {
+    const start = whitespaceBefore(text, match.index);
+    const end = whitespaceFrom(text, match.index + match[0].length);
+    const last = merged[merged.length - 1];
+    if (last !== undefined && start <= last.end + STRETCH_GAP) last.end = Math.max(last.end, end);
+    else merged.push({ start, end });
+  }
+  return merged;
+}
+
+/** Each query's literal keys, built once for all its hits' fields. */
+const literalKeys = new WeakMap<HighlightTerms, RegExp | null>();
+
+/** One expression matching any of the terms' literal keys; null when one is too short to narrow. */
+function keysOf(terms: HighlightTerms): RegExp | null {
+  let keys = literalKeys.get(terms);
+  if (keys === undefined) {
+    const patterns = [
+      ...[...terms.textExact, ...terms.textCompounds].map(termPattern),
+      ...[...terms.stems].map((stem) => termPattern(stemKey(stem))),
+    ];
+    keys =
+      patterns.length === 0 || patterns.some((p) => p.length < MIN_KEY_LENGTH)
+        ? null
+        : new RegExp(patterns.map((p) => p.source).join('|'), 'g');
+    literalKeys.set(terms, keys);
+  }
+  return keys;
+}
+
+/** The last whitespace at or before `at`, or the text's start (0) when there is none. */
 function whitespaceBefore(text: string, at: number): number {
-  for (let i = at; i > 0; i--) if (/\s/.test(text[i] as string)) return i;
+  for (let i = Math.min(at, text.length - 1); i > 0; i--) if (/\s/.test(text[i] as string)) return i;
+  return 0;
+}
+
+/** The first whitespace at or after `at`, or the text's end when there is none. */
+function whitespaceFrom(text: string, at: number): number {
+  for (let i = at; i < text.length; i++) if (/\s/.test(text[i] as string)) return i;
   return text.length;
 }
 
