@@ -22,7 +22,8 @@ export interface BenchCluster {
   readonly stop: () => Promise<void>;
 }
 
-export async function benchCluster(index: string): Promise<BenchCluster> {
+/** `heapMb`: each started node's heap (scripts/cluster.mjs's default when absent). */
+export async function benchCluster(index: string, heapMb?: number): Promise<BenchCluster> {
   if (process.env.MAILSIFT_OPENSEARCH_NODES !== undefined)
     return { target: { ...openSearchTarget(), index }, started: null, stop: async () => {} };
   // dist/bench/ at run time: the script sits two levels up.
@@ -30,7 +31,7 @@ export async function benchCluster(index: string): Promise<BenchCluster> {
     pathToFileURL(join(import.meta.dirname, '..', '..', 'scripts', 'cluster.mjs')).href
   );
   const basePort = await script.freeBasePort(3);
-  const state = await script.startCluster({ nodes: 3, basePort });
+  const state = await script.startCluster({ nodes: 3, basePort, ...(heapMb !== undefined && { heapMb }) });
   return {
     target: { client: new OpenSearchClient({ nodes: script.nodeUrls(state) }), index },
     started: { script, basePort, greenMs: state.greenMs ?? 0 },

@@ -23,6 +23,8 @@ export interface OpenSearchBench {
   /** The query kinds of bench/search.ts, by name. */
   readonly sets: Readonly<Record<string, readonly string[]>>;
   readonly print: (line: string) => void;
+  /** Each started node's JVM heap in MB. */
+  readonly heapMb: number;
 }
 
 const INDEX = 'bench';
@@ -120,10 +122,10 @@ async function nodeLoss(
   );
 }
 
-export async function benchOpenSearch({ engine, sets, print }: OpenSearchBench): Promise<void> {
-  const { target, started, stop } = await benchCluster(INDEX);
+export async function benchOpenSearch({ engine, sets, print, heapMb }: OpenSearchBench): Promise<void> {
+  const { target, started, stop } = await benchCluster(INDEX, heapMb);
   try {
-    if (started) print(`cluster: 3 nodes green in ${(started.greenMs / 1000).toFixed(1)} s`);
+    if (started) print(`cluster: 3 nodes (heap ${heapMb} MB each) green in ${(started.greenMs / 1000).toFixed(1)} s`);
     await target.client.request('DELETE', `/${INDEX}`).catch(() => {});
     const syncStarted = Date.now();
     const report = await syncArchive(engine.archive.db, target, { shards: 3, replicas: 1 });

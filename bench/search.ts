@@ -7,7 +7,8 @@
 // --slowest N prints each kind's N slowest queries after its line. Besides the issue's kinds
 // it times two-word queries with a typo (fuzzy fill) and lists by subject or recipient. It
 // ends with the process's peak RSS (the rank thread's memory included). --backend opensearch
-// times the same kinds against an OpenSearch cluster beside SQLite (bench/search-opensearch.ts).
+// times the same kinds against an OpenSearch cluster beside SQLite (bench/search-opensearch.ts);
+// --cluster-heap-mb N sets each node's heap there (1,024 above 200k messages, else 256).
 
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -47,6 +48,8 @@ const kinds =
 if (kinds?.some((k) => k === ''))
   throw new Error("--kinds takes names separated by commas, e.g. 'address,lists'");
 const slowest = numberArg('slowest', 'BENCH_SLOWEST', 0);
+/** Each cluster node's heap: the launcher's 256 MB holds 100k messages; 1M gets 1 GB a node. */
+const clusterHeapMb = numberArg('cluster-heap-mb', 'BENCH_CLUSTER_HEAP_MB', messages > 200_000 ? 1024 : 256);
 /** Whether the kind named `name` is timed in this run. */
 const timed = (name: string): boolean => kinds === null || kinds.some((k) => name.includes(k));
 const root = join(process.cwd(), '.bench');
@@ -287,7 +290,7 @@ async function main(): Promise<void> {
   };
   if (opensearch) {
     const { benchOpenSearch } = await import('./search-opensearch.js');
-    await benchOpenSearch({ engine, sets, print });
+    await benchOpenSearch({ engine, sets, print, heapMb: clusterHeapMb });
     await stopRankThread(db);
     engine.close();
     return;

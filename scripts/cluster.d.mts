@@ -12,6 +12,8 @@ export interface ClusterState {
   readonly basePort: number;
   readonly clusterName: string;
   readonly dataDir: string;
+  /** Each node's JVM heap in MB (absent in states recorded before it was an option). */
+  readonly heapMb?: number;
   readonly startedAt: string;
   /** Milliseconds from spawning the JVMs to green. */
   readonly greenMs?: number;
@@ -28,6 +30,7 @@ export const CLUSTER_DIR: string;
 export const TRANSPORT_OFFSET: number;
 export const DEFAULT_BASE_PORT: number;
 export const DEFAULT_NODES: number;
+export const DEFAULT_HEAP_MB: number;
 export function ensureBuilt(options?: { log?: (line: string) => void }): boolean;
 export function statePath(basePort: number): string;
 export function readState(basePort: number): ClusterState | null;
@@ -41,6 +44,7 @@ export function waitForHealth(
 export function startCluster(options?: {
   nodes?: number;
   basePort?: number;
+  heapMb?: number;
   timeoutMs?: number;
   log?: (line: string) => void;
 }): Promise<ClusterState>;

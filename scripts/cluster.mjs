@@ -1,5 +1,5 @@
 // A real OpenSearch cluster on loopback for the OpenSearch backend's tests and benchmarks:
-// `npm run cluster -- start|stop|status [--nodes 3] [--base-port 9200] [--json]`.
+// `npm run cluster -- start|stop|status [--nodes 3] [--base-port 9200] [--heap-mb 256] [--json]`.
 // It builds cluster/ (a Maven project: OpenSearch's server jar and modules from Maven Central,
 // and our launcher) when the jar is missing or older than its sources, starts one JVM per node
 // (so a test can kill one node), waits for green, and records pids and ports in a state file
@@ -32,10 +32,10 @@ export const TRANSPORT_OFFSET = 100;
 export const DEFAULT_BASE_PORT = 9200;
 export const DEFAULT_NODES = 3;
 // Measured on 2 shared cores: C1 only and the serial collector reach green in ~12 s where the
-// defaults (C2 + G1) took ~21 s; 256 MB is enough for test and benchmark indices.
+// defaults (C2 + G1) took ~21 s; a 256 MB heap is enough for test indices and 100k messages
+// (`--heap-mb` gives a node more for larger ones).
+export const DEFAULT_HEAP_MB = 256;
 const JVM_FLAGS = [
-  '-Xms256m',
-  '-Xmx256m',
   '-XX:TieredStopAtLevel=1',
   '-XX:+UseSerialGC',
   '-XX:ReservedCodeCacheSize=64m',
@@ -138,6 +138,8 @@ function spawnNode(state, index, nodes) {
   const child = spawn(
     'java',
     [
+      `-Xms${state.heapMb ?? DEFAULT_HEAP_MB}m`,
+      `-Xmx${state.heapMb ?? DEFAULT_HEAP_MB}m`,
       ...JVM_FLAGS,
       '-cp',
       `${JAR}:${join(TARGET, 'lib', '*')}:${join(TARGET, 'knn', '*')}`,
@@ -184,6 +186,7 @@ export function restartNode(basePort, index) {
 export async function startCluster({
   nodes = DEFAULT_NODES,
   basePort = DEFAULT_BASE_PORT,
+  heapMb = DEFAULT_HEAP_MB,
   timeoutMs = 150_000,
   log = () => {},
 } = {}) {
@@ -198,7 +201,14 @@ export async function startCluster({
   // A name per start: nodes of another cluster on nearby ports can never join this one.
   const clusterName = `mailsift-${basePort}-${process.pid}`;
   const started = Date.now();
-  const state = { basePort, clusterName, dataDir, startedAt: new Date(started).toISOString(), nodes: [] };
+  const state = {
+    basePort,
+    clusterName,
+    dataDir,
+    heapMb,
+    startedAt: new Date(started).toISOString(),
+    nodes: [],
+  };
   for (let index = 0; index < nodes; index++) state.nodes.push(spawnNode(state, index, nodes));
   writeFileSync(statePath(basePort), JSON.stringify(state, null, 2));
   log(`started ${nodes} nodes, waiting for green…`);
@@ -241,19 +251,28 @@ export function clusterStatus(basePort = DEFAULT_BASE_PORT) {
 
 function parseArgs(argv) {
   const [command, ...rest] = argv;
-  const options = { command, nodes: DEFAULT_NODES, basePort: DEFAULT_BASE_PORT, json: false };
+  const options = {
+    command,
+    nodes: DEFAULT_NODES,
+    basePort: DEFAULT_BASE_PORT,
+    heapMb: DEFAULT_HEAP_MB,
+    json: false,
+  };
+  const numeric = { '--nodes': 'nodes', '--base-port': 'basePort', '--heap-mb': 'heapMb' };
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i];
     if (arg === '--json') options.json = true;
-    else if (arg === '--nodes' || arg === '--base-port') {
+    else if (arg in numeric) {
       const value = Number(rest[++i]);
       if (!Number.isInteger(value) || value < 1 || value > 65_000)
         throw new Error(`${arg} needs a positive integer`);
-      options[arg === '--nodes' ? 'nodes' : 'basePort'] = value;
+      options[numeric[arg]] = value;
     } else throw new Error(`unknown argument: ${arg}`);
   }
   if (!['start', 'stop', 'status'].includes(command ?? ''))
-    throw new Error('usage: npm run cluster -- start|stop|status [--nodes 3] [--base-port 9200] [--json]');
+    throw new Error(
+      'usage: npm run cluster -- start|stop|status [--nodes 3] [--base-port 9200] [--heap-mb 256] [--json]',
+    );
   return options;
 }
 
@@ -262,7 +281,7 @@ async function main() {
   const log = options.json ? () => {} : (line) => process.stderr.write(`${line}\n`);
   let result;
   if (options.command === 'start')
-    result = await startCluster({ nodes: options.nodes, basePort: options.basePort, log });
+    result = await startCluster({ nodes: options.nodes, basePort: options.basePort, heapMb: options.heapMb, log });
   else if (options.command === 'stop') result = await stopCluster(options.basePort);
   else result = clusterStatus(options.basePort);
   if (options.json) return process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
