@@ -125,7 +125,8 @@ async function nodeLoss(
 export async function benchOpenSearch({ engine, sets, print, heapMb }: OpenSearchBench): Promise<void> {
   const { target, started, stop } = await benchCluster(INDEX, heapMb);
   try {
-    if (started) print(`cluster: 3 nodes (heap ${heapMb} MB each) green in ${(started.greenMs / 1000).toFixed(1)} s`);
+    if (started)
+      print(`cluster: 3 nodes (heap ${heapMb} MB each) green in ${(started.greenMs / 1000).toFixed(1)} s`);
     await target.client.request('DELETE', `/${INDEX}`).catch(() => {});
     const syncStarted = Date.now();
     const report = await syncArchive(engine.archive.db, target, { shards: 3, replicas: 1 });

@@ -35,11 +35,7 @@ export const DEFAULT_NODES = 3;
 // defaults (C2 + G1) took ~21 s; a 256 MB heap is enough for test indices and 100k messages
 // (`--heap-mb` gives a node more for larger ones).
 export const DEFAULT_HEAP_MB = 256;
-const JVM_FLAGS = [
-  '-XX:TieredStopAtLevel=1',
-  '-XX:+UseSerialGC',
-  '-XX:ReservedCodeCacheSize=64m',
-];
+const JVM_FLAGS = ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC', '-XX:ReservedCodeCacheSize=64m'];
 
 function newestMtime(path) {
   const stat = statSync(path);
@@ -281,7 +277,12 @@ async function main() {
   const log = options.json ? () => {} : (line) => process.stderr.write(`${line}\n`);
   let result;
   if (options.command === 'start')
-    result = await startCluster({ nodes: options.nodes, basePort: options.basePort, heapMb: options.heapMb, log });
+    result = await startCluster({
+      nodes: options.nodes,
+      basePort: options.basePort,
+      heapMb: options.heapMb,
+      log,
+    });
   else if (options.command === 'stop') result = await stopCluster(options.basePort);
   else result = clusterStatus(options.basePort);
   if (options.json) return process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
