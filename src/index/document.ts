@@ -17,7 +17,7 @@ import type { StoredMessage } from '../store/index.js';
 import { BULK_KIND, type Column } from './schema.js';
 
 /** Attachment text indexed per message: enough for invoices and contracts, bounded for manuals. */
-const ATTACHMENT_INDEX_CHARS = 20_000;
+export const ATTACHMENT_INDEX_CHARS = 20_000;
 
 /**
  * Each attachment's name, the headers of an attached message, and the extracted text when

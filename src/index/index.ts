@@ -1,7 +1,13 @@
 // The keyword index: FTS5 over pre-analysed fields and our own postings, kept in step with
 // the store by a hook.
 
-export { type FieldTexts, fieldTexts, formatAddress, isUntrusted } from './document.js';
+export {
+  ATTACHMENT_INDEX_CHARS,
+  type FieldTexts,
+  fieldTexts,
+  formatAddress,
+  isUntrusted,
+} from './document.js';
 export { indexMessage, keywordIndexHook, precomputeKeywordDocument, unindexMessage } from './hook.js';
 export { type CheckReport, checkIndex, type ReindexProgress, reindex } from './maintenance.js';
 export {

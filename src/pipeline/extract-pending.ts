@@ -7,6 +7,7 @@
 import { createExtractor, type Extractor } from '../attachments/index.js';
 import { describeError } from '../core/errors.js';
 import { withBoundedHeapGrowth } from '../core/heap-growth.js';
+import { ATTACHMENT_INDEX_CHARS } from '../index/index.js';
 import {
   type Archive,
   type Db,
@@ -60,15 +61,18 @@ const MAX_IN_FLIGHT_BYTES = 32 * 1024 * 1024;
 
 /**
  * What re-indexing holds in memory until its postings segment is written, in characters:
- * each carrier stages its attachment's text plus about a message's own. Each segment is
- * written at this size: one segment per attachment made a drain spend over a third of its
- * main-thread time merging them (5k messages, 1,118 PDFs), and one attachment's carriers
- * in one segment staged 270 copies of an 84 KB text at once (100k: 330 MB of heap).
+ * each carrier stages what the index keeps of its attachment's text (ATTACHMENT_INDEX_CHARS
+ * at most) plus about a message's own. Each segment is written at this size: one segment per
+ * attachment made a drain spend over a third of its main-thread time merging them (5k
+ * messages, 1,118 PDFs), and one attachment's carriers in one segment staged 270 copies of an
+ * 84 KB text at once (100k: 330 MB of heap). Counted whole, texts past the cap cut a segment
+ * every few carriers: 20 segments and three floor merges for 540 carriers (5k generated
+ * messages, 118 attachments) where 12 and two do.
  */
 const SEGMENT_CHARS = 1_000_000;
 const MESSAGE_CHARS = 2_000;
 const stagedChars = (extraction: StoredExtraction | null): number =>
-  (extraction?.text.length ?? 0) + MESSAGE_CHARS;
+  Math.min(extraction?.text.length ?? 0, ATTACHMENT_INDEX_CHARS) + MESSAGE_CHARS;
 
 /** A batch also commits after this long, so a slow extractor still makes durable progress. */
 const BATCH_MS = 1000;
