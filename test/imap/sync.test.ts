@@ -1,7 +1,9 @@
 // IMAP sync against a real Dovecot on loopback (test/support/dovecot.ts): cold sync,
 // incremental changes made by a second client (append, flag, move, expunge), a server killed
-// mid-sync, a new UIDVALIDITY, and the typed failures that store nothing.
+// mid-sync, a new UIDVALIDITY, a large message streamed (and cut mid-download), and the typed
+// failures that store nothing.
 
+import { createHash } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -9,7 +11,7 @@ import { MailsiftError } from '../../src/core/errors.js';
 import { Mailsift } from '../../src/engine.js';
 import type { IngestOptions } from '../../src/pipeline/ingest.js';
 import { type DovecotServer, startDovecot } from '../support/dovecot.js';
-import { MailboxDriver, testMessage } from '../support/imap-driver.js';
+import { largeMessage, MailboxDriver, testMessage } from '../support/imap-driver.js';
 import { startImapProxy } from '../support/imap-proxy.js';
 import { tempDir } from '../temp.js';
 
@@ -56,6 +58,11 @@ function labelsOf(messageId: string): string[] {
     .pluck()
     .all(messageId) as string[];
 }
+
+const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
+
+/** A message larger than a fetch batch (8 MB), which the sync streams. */
+const LARGE_BYTES = 12 * 1024 * 1024;
 
 function rowidOf(messageId: string): number {
   return count('SELECT id FROM messages WHERE message_id = ?', messageId);
@@ -197,6 +204,66 @@ describe('IMAP sync', () => {
       expect(found('word599')).toEqual(['msg-599@test.example']);
     },
   );
+
+  it('a large message is streamed in chunks and stored byte for byte beside small ones', async () => {
+    await driver.append('INBOX', testMessage(1));
+    const large = largeMessage(2, LARGE_BYTES, 'bulkyword');
+    const uid = await driver.append('INBOX', large);
+    await driver.append('INBOX', testMessage(3));
+    const proxy = await startImapProxy(server);
+    try {
+      const report = await engine.ingest([`imap://${server.user}@127.0.0.1:${proxy.port}`], options());
+      expect(report).toMatchObject({ added: 3, failed: 0 });
+      expect(sha256(engine.getRaw('msg-2@test.example'))).toBe(sha256(large));
+      expect(engine.getMessage('msg-2@test.example').attachments).toMatchObject([
+        { filename: 'report-2.bin', contentType: 'application/octet-stream' },
+      ]);
+      expect(found('bulkyword')).toEqual(['msg-2@test.example']);
+      // The large one alone, a megabyte per command; the small ones whole, in a batch each side.
+      const bodies = proxy.commands().filter((c) => c.includes('BODY.PEEK[]'));
+      const chunks = bodies.filter((c) => c.startsWith(`UID FETCH ${uid} `));
+      expect(chunks).toHaveLength(Math.ceil(large.length / 2 ** 20));
+      for (const chunk of chunks) expect(chunk).toMatch(/BODY\.PEEK\[\]<\d+\.1048576>/);
+      expect(bodies.filter((c) => !chunks.includes(c))).toEqual([
+        expect.stringMatching(/^UID FETCH 1 \(.*BODY\.PEEK\[\][^<]/),
+        expect.stringMatching(/^UID FETCH 3 \(.*BODY\.PEEK\[\][^<]/),
+      ]);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('a connection cut while a large message streams fails the run naming the source; the next sync stores it once', async () => {
+    for (const n of [1, 2]) await driver.append('INBOX', testMessage(n));
+    const large = largeMessage(3, LARGE_BYTES);
+    await driver.append('INBOX', large);
+    await driver.append('INBOX', testMessage(4));
+    await driver.close();
+    // Cut when the second megabyte is asked for: the message is half read.
+    let cut = false;
+    const proxy = await startImapProxy(server, (command) => {
+      if (!cut && /BODY\.PEEK\[\]<[1-9]\d*\./.test(command)) {
+        cut = true;
+        server.dropConnections();
+      }
+    });
+    const viaProxy = `imap://${server.user}@127.0.0.1:${proxy.port}`;
+    try {
+      const error = await engine.ingest([viaProxy], options()).catch((e: unknown) => e);
+      expect(cut).toBe(true);
+      expect(error).toBeInstanceOf(MailsiftError);
+      expect(error).toMatchObject({ code: 'connection_failed', param: `${viaProxy}/` });
+      expect(count('SELECT count(*) FROM messages WHERE message_id = ?', 'msg-3@test.example')).toBe(0);
+
+      expect(await engine.ingest([viaProxy], options())).toMatchObject({ failed: 0, duplicates: 0 });
+      expect(count('SELECT count(*) FROM messages')).toBe(4);
+      expect(count('SELECT count(*) FROM messages WHERE message_id = ?', 'msg-3@test.example')).toBe(1);
+      expect(sha256(engine.getRaw('msg-3@test.example'))).toBe(sha256(large));
+    } finally {
+      await proxy.close();
+    }
+    driver = await MailboxDriver.connect(server);
+  });
 
   it('a new UIDVALIDITY re-lists the folder without duplicates or downloads', async () => {
     for (let n = 1; n <= 3; n++) await driver.append('INBOX', testMessage(n));

@@ -1,6 +1,7 @@
 // The "other mail client" of the IMAP tests and bench: a second imapflow connection that
 // appends, flags, moves and expunges on the test server while mailsift syncs it.
 
+import { randomBytes } from 'node:crypto';
 import { ImapFlow } from 'imapflow';
 import type { DovecotServer } from './dovecot.js';
 
@@ -78,15 +79,48 @@ export class MailboxDriver {
 /** A small plain-text message with a findable word in its subject and body. */
 export function testMessage(n: number, word = `word${n}`): string {
   return [
+    ...headers(n, word, 'text/plain; charset=utf-8'),
+    '',
+    `Hello Alice, this is message number ${n}. It mentions ${word} once.`,
+    '',
+  ].join('\r\n');
+}
+
+/**
+ * A message of about `bytes` bytes, as testMessage(n, word) but with `report-n.bin` attached:
+ * random bytes in base64, so neither the server nor the archive can make it smaller.
+ */
+export function largeMessage(n: number, bytes: number, word = `word${n}`): Buffer {
+  const boundary = `part-${n}`;
+  const head = [
+    ...headers(n, word, `multipart/mixed; boundary="${boundary}"`),
+    '',
+    `--${boundary}`,
+    'Content-Type: text/plain; charset=utf-8',
+    '',
+    `Hello Alice, message number ${n} mentions ${word} and carries a large report.`,
+    `--${boundary}`,
+    `Content-Type: application/octet-stream; name="report-${n}.bin"`,
+    `Content-Disposition: attachment; filename="report-${n}.bin"`,
+    'Content-Transfer-Encoding: base64',
+    '',
+    '',
+  ].join('\r\n');
+  // 57 bytes are one 76-character base64 line plus its CRLF: 78 bytes of message.
+  const data = randomBytes(Math.ceil(Math.max(0, bytes - head.length - 64) / 78) * 57);
+  const lines: string[] = [];
+  for (let at = 0; at < data.length; at += 57) lines.push(data.subarray(at, at + 57).toString('base64'));
+  return Buffer.from(`${head}${lines.join('\r\n')}\r\n--${boundary}--\r\n`);
+}
+
+function headers(n: number, word: string, contentType: string): string[] {
+  return [
     `From: Sender ${n} <sender${n}@example.com>`,
     'To: alice@example.org',
     `Subject: message ${n} about ${word}`,
     `Message-ID: <msg-${n}@test.example>`,
     `Date: ${new Date(Date.UTC(2026, 0, 1, 0, n % 60, n % 60)).toUTCString()}`,
     'MIME-Version: 1.0',
-    'Content-Type: text/plain; charset=utf-8',
-    '',
-    `Hello Alice, this is message number ${n}. It mentions ${word} once.`,
-    '',
-  ].join('\r\n');
+    `Content-Type: ${contentType}`,
+  ];
 }

@@ -1,6 +1,7 @@
 // A loopback TCP proxy in front of a test IMAP server that records what crosses it: the
 // commands a client sends and how many FETCH responses the server answers with, so a test can
-// tell a sync that listed a folder whole from one that fetched only its changes.
+// tell a sync that listed a folder whole from one that fetched only its changes, or act on a
+// command as it passes (cut the connection in the middle of a download).
 
 import { createServer, type Server, Socket } from 'node:net';
 
@@ -14,7 +15,10 @@ export interface ImapProxy {
   close(): Promise<void>;
 }
 
-export async function startImapProxy(target: { host: string; port: number }): Promise<ImapProxy> {
+export async function startImapProxy(
+  target: { host: string; port: number },
+  onCommand: (command: string) => void = () => {},
+): Promise<ImapProxy> {
   let commands: string[] = [];
   let fetches = 0;
   const sockets = new Set<Socket>();
@@ -31,7 +35,11 @@ export async function startImapProxy(target: { host: string; port: number }): Pr
     upstream.connect(target.port, target.host);
     client.pipe(upstream);
     upstream.pipe(client);
-    onLines(client, (line) => commands.push(line.slice(line.indexOf(' ') + 1)));
+    onLines(client, (line) => {
+      const command = line.slice(line.indexOf(' ') + 1);
+      commands.push(command);
+      onCommand(command);
+    });
     onLines(upstream, (line) => {
       if (/^\* \d+ FETCH /.test(line)) fetches++;
     });

@@ -5,7 +5,8 @@
 // what was there and is no longer listed is swept by the pipeline; a flag change relabels
 // without reading (`fixedContent`); a message new since the last complete sync comes with its
 // Message-ID and size (`identity`), so one moved between folders, or listed again under a new
-// UIDVALIDITY, is found in the archive instead of downloaded; the rest is fetched in batches.
+// UIDVALIDITY, is found in the archive instead of downloaded; the rest is fetched in batches, a
+// message larger than a batch streamed on its own (body-batches.ts).
 // Gmail (gmail.ts) is synced from All Mail, each message keyed by its X-GM-MSGID.
 
 import type { ImapFlow, ListResponse } from 'imapflow';
