@@ -4,7 +4,8 @@
 // Maildir, and `mailsift ingest imap://…` syncing and indexing it cold; then an incremental
 // sync after 100 new messages, 100 flag changes and 100 expunges; then how long new mail takes
 // to become searchable under `mailsift watch` (INBOX in IDLE); then where an incremental sync's
-// time goes, in process. Wall seconds, msg/s and peak RSS
+// time goes, in process; with --large-mb N, the peak RSS of a sync that brings one N MB message
+// (a base64 attachment) beside one that brings nothing. Wall seconds, msg/s and peak RSS
 // (GNU time's maximum resident set) of each process, and mailsift's ratio to mbsync; for
 // reference, mailsift ingesting mbsync's Maildir (the same mail, from files). The machine's
 // load moves every number: compare the rows of one run, printed with the load averages.
@@ -19,10 +20,12 @@ import { generateCorpus } from '../src/corpus/index.js';
 import { Mailsift } from '../src/engine.js';
 import { MessageStore } from '../src/store/message-store.js';
 import { startDovecot } from '../test/support/dovecot.js';
-import { MailboxDriver, testMessage } from '../test/support/imap-driver.js';
+import { largeMessage, MailboxDriver, testMessage } from '../test/support/imap-driver.js';
 import { installed, numberArg, percentile, removeArchive } from './measure.js';
 
 const messages = numberArg('messages', 'BENCH_MESSAGES', 20_000);
+/** 0: no large-message case. */
+const largeMb = numberArg('large-mb', 'BENCH_LARGE_MB', 0);
 const root = join(process.cwd(), '.bench', `imap-${messages}`);
 const CLI = join(import.meta.dirname, '..', 'src', 'surfaces', 'cli', 'main.js');
 const CHANGES = 100;
@@ -136,6 +139,7 @@ async function main(): Promise<void> {
 
     const latencies = await idleLatencies(db, url, env, driver);
     const phases = await incrementalPhases(db, url, server.password, driver);
+    const large = largeMb > 0 ? [await largeMessageSync(driver, ingest)] : [];
     await driver.close();
 
     const row = (name: string, t: Timed, count: number, ratio = ''): string =>
@@ -163,6 +167,7 @@ async function main(): Promise<void> {
       `  (sync itself ${(incremental.report.elapsedMs / 1000).toFixed(2)} s)`,
       `new mail searchable under watch (IDLE): median ${percentile(latencies, 50).toFixed(0)} ms, max ${Math.max(...latencies).toFixed(0)} ms of ${latencies.length} (target <= 5 s)`,
       phases,
+      ...large,
     ];
     process.stdout.write(
       `${lines.join('\n')}\nload averages at the end: ${loadavg()
@@ -172,6 +177,29 @@ async function main(): Promise<void> {
   } finally {
     await server.close();
   }
+}
+
+/**
+ * What one large new message costs a sync in memory: the peak RSS of the sync that stores it,
+ * less that of a sync with nothing new (the process, the archive and the listing), beside the
+ * message's size. The whole message is held at least once, by the download and then the parse.
+ */
+async function largeMessageSync(
+  driver: MailboxDriver,
+  ingest: () => Timed & { report: { added: number; failed: number } },
+): Promise<string> {
+  const quiet = ingest();
+  const raw = largeMessage(5_000_000, largeMb * 1024 * 1024);
+  await driver.append('INBOX', raw);
+  const synced = ingest();
+  if (synced.report.added !== 1 || synced.report.failed !== 0)
+    throw new Error(`the large message was not stored: ${JSON.stringify(synced.report)}`);
+  const mb = (bytes: number): string => (bytes / 1024 / 1024).toFixed(1);
+  return (
+    `one ${mb(raw.length)} MB message (base64 attachment): sync ${synced.seconds.toFixed(2)} s, peak RSS ` +
+    `${synced.peakRssMb.toFixed(0)} MB, ${(synced.peakRssMb - quiet.peakRssMb).toFixed(0)} MB above a sync ` +
+    `with nothing new (${quiet.peakRssMb.toFixed(0)} MB)`
+  );
 }
 
 /** 100 new, 100 flagged, 100 expunged in INBOX, by another client. */
