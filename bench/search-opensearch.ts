@@ -34,17 +34,37 @@ function stats(sorted: readonly number[]): string {
   return `p50 ${f(50)}  p95 ${f(95)}  p99 ${f(99)} ms`;
 }
 
-/** Runs each query once (after five warm-ups), one after another; milliseconds, sorted. */
-async function timeRuns(runs: ReadonlyArray<() => unknown>): Promise<number[]> {
-  for (const run of runs.slice(0, 5)) await run();
+interface Timed {
+  /** Milliseconds of the answered runs, sorted. */
+  readonly ms: number[];
+  /** Runs the backend refused with index_unavailable (a cluster out of heap or queue answers 429). */
+  readonly refused: number;
+}
+
+/** Runs each query once (after five warm-ups), one after another. */
+async function timeRuns(runs: ReadonlyArray<() => unknown>): Promise<Timed> {
+  const refusedAsUnavailable = (error: unknown): void => {
+    if (!isMailsiftError(error) || error.code !== 'index_unavailable') throw error;
+    refused++;
+  };
+  let refused = 0;
+  for (const run of runs.slice(0, 5)) await Promise.resolve(run()).catch(refusedAsUnavailable);
+  refused = 0;
   const ms: number[] = [];
   for (const run of runs) {
     const started = process.hrtime.bigint();
-    await run();
-    ms.push(Number(process.hrtime.bigint() - started) / 1e6);
+    try {
+      await run();
+      ms.push(Number(process.hrtime.bigint() - started) / 1e6);
+    } catch (error) {
+      refusedAsUnavailable(error);
+    }
   }
-  return ms.sort((a, b) => a - b);
+  return { ms: ms.sort((a, b) => a - b), refused };
 }
+
+const timedStats = ({ ms, refused }: Timed): string =>
+  `${stats(ms)}${refused > 0 ? `  (${refused} refused: index_unavailable)` : ''}`;
 
 async function sideBySide(
   print: OpenSearchBench['print'],
@@ -54,7 +74,9 @@ async function sideBySide(
 ): Promise<void> {
   const s = await timeRuns(sqlite);
   const o = await timeRuns(opensearch);
-  print(`${label.padEnd(20)} n=${String(s.length).padEnd(4)} sqlite ${stats(s)} | opensearch ${stats(o)}`);
+  print(
+    `${label.padEnd(20)} n=${String(sqlite.length).padEnd(4)} sqlite ${timedStats(s)} | opensearch ${timedStats(o)}`,
+  );
 }
 
 /** Polls `probe` until it resolves (true) or until `until` says stop; milliseconds taken. */

@@ -28,7 +28,7 @@ interface ErrorBody {
 const DEFAULT_TIMEOUT_MS = 30_000;
 const NOT_FOUND = Symbol('not found');
 
-/** A 4xx answer other than a missing index: a bug in the request we built, not an outage. */
+/** A 4xx answer other than a missing index or 429: a bug in the request we built, not an outage. */
 export class OpenSearchRequestError extends Error {
   constructor(
     readonly status: number,
@@ -90,7 +90,7 @@ export class OpenSearchClient {
 
   /**
    * Sends a request to one node after another until one answers. `body` is JSON, or an
-   * NDJSON string (bulk). A 5xx answer, or no node answering, is index_unavailable; a
+   * NDJSON string (bulk). A 5xx or 429 answer, or no node answering, is index_unavailable; a
    * missing index too (the cluster holds no copy of the archive to answer from).
    */
   async request<T>(method: string, path: string, body?: unknown): Promise<T> {
@@ -131,7 +131,11 @@ export class OpenSearchClient {
       const parsed = parseBody(text);
       if (response.ok) return parsed as T;
       const { type, reason } = errorOf(parsed);
-      if (response.status >= 500) throw unavailable(`OpenSearch ${response.status} ${type}: ${reason}`);
+      // 429: the cluster is refusing work for now (a full search queue, a circuit breaker
+      // guarding its heap), as a 1M-message index on 1 GB nodes did to a prefix query: an
+      // outage the caller may retry, not a request to fix.
+      if (response.status >= 500 || response.status === 429)
+        throw unavailable(`OpenSearch ${response.status} ${type}: ${reason}`);
       if (type === 'index_not_found_exception')
         throw unavailable(`the OpenSearch index is missing; run \`mailsift reindex --backend opensearch\``);
       if (type === 'search_context_missing_exception' || /No search context found/.test(reason))
