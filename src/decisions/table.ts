@@ -4,7 +4,7 @@
 // threads again later; this module loads without the extractor, for every process that opens
 // the engine.
 
-import { createHash } from 'node:crypto';
+import { nodeCrypto } from '../core/node-crypto.js';
 import { type Db, type IndexHook, sql, threadMarking } from '../store/index.js';
 import type { DecisionRecord } from './types.js';
 
@@ -80,7 +80,8 @@ export function decisionOf(row: DecisionRow): DecisionRecord {
 /** Identifies a rules' record by everything it says (its inbox is the row's). */
 export function recordHash(record: DecisionRecord): string {
   const { inbox: _inbox, method: _method, decidedAt, ...said } = record;
-  return createHash('sha256')
+  return nodeCrypto()
+    .createHash('sha256')
     .update(JSON.stringify({ ...said, decidedAt: decidedAt.getTime() }))
     .digest('hex')
     .slice(0, 32);

@@ -1,7 +1,6 @@
 // Turns a stored message into the pre-analysed column texts of the keyword index, and
 // the text each field's highlights are cut from (the same text, so offsets agree).
 
-import { createHash } from 'node:crypto';
 import {
   detectLanguage,
   hasAsciiDigit,
@@ -12,6 +11,7 @@ import {
   textAnalyzer,
 } from '../analysis/index.js';
 import { authoredForIndex } from '../clean/stored.js';
+import { nodeCrypto } from '../core/node-crypto.js';
 import type { Address, AuthVerdicts } from '../core/types.js';
 import type { StoredMessage } from '../store/index.js';
 import { BULK_KIND, type Column } from './schema.js';
@@ -262,7 +262,7 @@ export function completeDocument(
     text_quoted: own.text_quoted,
     kind: own.kind,
   };
-  const hash = createHash('sha256');
+  const hash = nodeCrypto().createHash('sha256');
   for (const value of Object.values(columns)) hash.update(value).update('\u0000');
   const words = new Set(body.words);
   for (const word of share.words) words.add(word);

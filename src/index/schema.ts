@@ -2,8 +2,8 @@
 // indexed rows (trust flag, checksum) and a small meta table (version, state, secret).
 // Created idempotently on open, so the store's migrations stay the store's own.
 
-import { randomBytes } from 'node:crypto';
 import { MailsiftError } from '../core/errors.js';
+import { nodeCrypto } from '../core/node-crypto.js';
 import { type Db, SCRATCH, sql } from '../store/index.js';
 
 /**
@@ -228,8 +228,9 @@ export function ensureKeywordIndex(db: Db): void {
       db.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'keyword_segments'").get() !== undefined;
     db.exec(CREATE);
     // Doc tables are cached per connection by generation and segment id: new tables, new generation.
-    if (!segmentsExisted) setMeta(db, 'generation', randomBytes(8).toString('hex'));
-    if (getMeta(db, 'secret') === undefined) setMeta(db, 'secret', randomBytes(32).toString('hex'));
+    if (!segmentsExisted) setMeta(db, 'generation', nodeCrypto().randomBytes(8).toString('hex'));
+    if (getMeta(db, 'secret') === undefined)
+      setMeta(db, 'secret', nodeCrypto().randomBytes(32).toString('hex'));
     if (version !== INDEX_VERSION) {
       const messages = (db.prepare('SELECT count(*) AS n FROM messages').get() as { n: number }).n;
       setMeta(db, 'version', INDEX_VERSION);

@@ -2,8 +2,8 @@
 // origin, watermark, keyset position, frozen ranking and offset), bound to its query
 // fingerprint and inbox.
 
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { MailsiftError } from '../core/errors.js';
+import { nodeCrypto } from '../core/node-crypto.js';
 
 const TOKEN_VERSION = 2;
 /** Longest token accepted: real ones stay under 400 characters. */
@@ -35,11 +35,11 @@ export interface PagePayload {
 
 /** A short hash of everything that defines the result set, so a token cannot be replayed on another query. */
 export function fingerprint(parts: readonly unknown[]): string {
-  return createHash('sha256').update(JSON.stringify(parts)).digest('base64url').slice(0, 16);
+  return nodeCrypto().createHash('sha256').update(JSON.stringify(parts)).digest('base64url').slice(0, 16);
 }
 
 function mac(secret: string, body: string): Buffer {
-  return createHmac('sha256', secret).update(body).digest().subarray(0, 16);
+  return nodeCrypto().createHmac('sha256', secret).update(body).digest().subarray(0, 16);
 }
 
 export function encodePageToken(secret: string, payload: PagePayload): string {
@@ -77,7 +77,7 @@ export function decodePageToken(
     throw invalid('is malformed');
   const given = Buffer.from(signature, 'base64url');
   const wanted = mac(secret, body);
-  if (given.length !== wanted.length || !timingSafeEqual(given, wanted)) {
+  if (given.length !== wanted.length || !nodeCrypto().timingSafeEqual(given, wanted)) {
     throw invalid('was not issued by this archive or has been altered');
   }
   let fields: unknown;

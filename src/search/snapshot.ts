@@ -3,8 +3,8 @@
 // every later page — from any process — follows the order page 1 saw, whatever bm25 says
 // since.
 
-import { createHash } from 'node:crypto';
 import { MailsiftError } from '../core/errors.js';
+import { nodeCrypto } from '../core/node-crypto.js';
 import { type Db, sql, writeBriefly } from '../store/index.js';
 import { cachedSnapshot, keepSnapshot } from './rank-cache.js';
 import type { RankedRow } from './ranked-query.js';
@@ -68,7 +68,8 @@ function unpack(blob: Buffer): RankedRow[] {
  * written, and identical first pages (an agent repeating itself) share one row.
  */
 export function snapshotId(draft: SnapshotDraft): string {
-  return createHash('sha256')
+  return nodeCrypto()
+    .createHash('sha256')
     .update(JSON.stringify([draft.kind, draft.inboxId, draft.fingerprint, draft.complete, draft.threads]))
     .update(pack(draft.rows))
     .digest('base64url')

@@ -1,7 +1,7 @@
 // A ThreadGraph held in Maps: threading without a database (parse-and-thread tools,
 // and the reference implementation the SQLite graph is tested against).
 
-import { createHash } from 'node:crypto';
+import { nodeCrypto } from '../core/node-crypto.js';
 import type { ThreadGraph, ThreadNode } from './graph.js';
 
 export class MemoryThreadGraph implements ThreadGraph {
@@ -52,7 +52,7 @@ export class MemoryThreadGraph implements ThreadGraph {
 
 /** Short stable thread id: 12 base32 characters of sha256(seed). */
 export function threadIdFromSeed(seed: string): string {
-  const digest = createHash('sha256').update(seed).digest();
+  const digest = nodeCrypto().createHash('sha256').update(seed).digest();
   const alphabet = 'abcdefghijklmnopqrstuvwxyz234567';
   let out = 't';
   for (let i = 0; i < 12; i++) out += alphabet[(digest[i] as number) & 31];
