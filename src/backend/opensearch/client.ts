@@ -20,8 +20,13 @@ export interface ShardSummary {
   readonly failed: number;
 }
 
+interface ErrorCause {
+  readonly type?: string;
+  readonly reason?: string;
+}
+
 interface ErrorBody {
-  readonly error?: { readonly type?: string; readonly reason?: string } | string;
+  readonly error?: (ErrorCause & { readonly root_cause?: readonly ErrorCause[] }) | string;
   readonly status?: number;
 }
 
@@ -56,7 +61,13 @@ function parseBody(text: string): unknown {
 function errorOf(body: unknown): { type: string; reason: string } {
   const error = (body as ErrorBody | null)?.error;
   if (typeof error === 'string') return { type: 'error', reason: error };
-  return { type: error?.type ?? 'error', reason: error?.reason ?? JSON.stringify(body).slice(0, 300) };
+  const reason = error?.reason ?? JSON.stringify(body).slice(0, 300);
+  // A search phase's own reason is only "all shards failed": what failed is its root cause
+  // (a circuit breaker and its numbers, a rejected execution, a script error).
+  const cause = error?.root_cause?.[0];
+  const because =
+    cause?.reason && cause.reason !== reason ? ` (${cause.type ?? 'cause'}: ${cause.reason})` : '';
+  return { type: error?.type ?? 'error', reason: `${reason}${because}` };
 }
 
 /**
