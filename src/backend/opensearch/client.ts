@@ -113,11 +113,18 @@ export class OpenSearchClient {
     return (await this.send('HEAD', path, undefined, true)) !== NOT_FOUND;
   }
 
+  /** GET `path`, or undefined when it (a document, or its whole index) does not exist. */
+  async find<T>(path: string): Promise<T | undefined> {
+    const found = await this.send<T>('GET', path, undefined, true);
+    return found === NOT_FOUND ? undefined : found;
+  }
+
+  /** `missing`: a 404 answers NOT_FOUND instead of throwing. */
   private async send<T>(
     method: string,
     path: string,
     body: unknown,
-    head = false,
+    missing = false,
   ): Promise<T | typeof NOT_FOUND> {
     const ndjson = typeof body === 'string';
     const init: RequestInit = {
@@ -137,26 +144,18 @@ export class OpenSearchClient {
         lastError = error;
         continue;
       }
-      if (head && response.status === 404) return NOT_FOUND;
+      if (missing && response.status === 404) return NOT_FOUND;
       const text = await response.text();
       const parsed = parseBody(text);
       if (response.ok) return parsed as T;
       const { type, reason } = errorOf(parsed);
       // 429: the cluster is refusing work for now (a full search queue, a circuit breaker
-      // guarding its heap), as a 1M-message index on 1 GB nodes did to a prefix query: an
-      // outage the caller may retry, not a request to fix.
+      // guarding its heap, too many open search contexts): an outage the caller may retry,
+      // not a request to fix.
       if (response.status >= 500 || response.status === 429)
         throw unavailable(`OpenSearch ${response.status} ${type}: ${reason}`);
       if (type === 'index_not_found_exception')
         throw unavailable(`the OpenSearch index is missing; run \`mailsift reindex --backend opensearch\``);
-      if (type === 'search_context_missing_exception' || /No search context found/.test(reason))
-        throw new MailsiftError(
-          'invalid_page_token',
-          'the page token expired: search again from the first page',
-          {
-            param: 'pageToken',
-          },
-        );
       throw new OpenSearchRequestError(response.status, type, reason);
     }
     throw unavailable(`no OpenSearch node answered (${this.nodes.join(', ')})`, lastError);

@@ -60,6 +60,11 @@ export interface MessageDocument extends Record<Exclude<Column, 'kind'>, string>
   readonly threadAliases: readonly string[];
   /** The original RFC 5322 bytes, raw-deflated as the archive keeps them, base64 (OpenSearch's binary type: neither indexed nor in doc values). */
   readonly raw: string;
+  /**
+   * When the archive first stored the message (epoch milliseconds; a label change keeps it):
+   * the pages of a search leave out what arrived after its first page, as SQLite's watermark does.
+   */
+  readonly arrived: number;
 }
 
 /** What a document holds beyond the message itself, read from the archive by the writer. */
@@ -67,6 +72,8 @@ export interface ArchiveParts {
   readonly rawDeflated: Buffer;
   readonly threadPath: readonly ThreadNode[];
   readonly threadAliases: readonly string[];
+  /** The archive's `ingested_at`. */
+  readonly ingestedAt: number;
 }
 
 /**
@@ -99,6 +106,7 @@ export function toDocument(message: StoredMessage, parts: ArchiveParts): Message
     threadPath: parts.threadPath,
     threadAliases: parts.threadAliases,
     raw: parts.rawDeflated.toString('base64'),
+    arrived: parts.ingestedAt,
   };
 }
 
@@ -111,14 +119,16 @@ export function fromRecord(record: string): StoredMessage {
 const keyword = { type: 'keyword' } as const;
 
 /**
- * The fields the read commands answer from, added after the first release of the index:
- * `ensureIndex` puts them into an existing index's mapping (adding fields is allowed).
+ * Fields added after the first release of the index (what the read commands answer from, the
+ * arrival time): `ensureIndex` puts them into an existing index's mapping (adding fields is
+ * allowed). Documents written before lack them until the next `reindex`.
  */
-export const READ_FIELDS = {
+export const ADDED_FIELDS = {
   message: { type: 'text', index: false },
   threadPath: { type: 'object', enabled: false },
   threadAliases: keyword,
   raw: { type: 'binary' },
+  arrived: { type: 'date', format: 'epoch_millis' },
 } as const;
 
 /** Settings and mappings of a new index. */
@@ -169,7 +179,7 @@ export function indexBody(options: IndexOptions = {}): unknown {
         language: keyword,
         item: { type: 'object', enabled: false },
         texts: { type: 'object', enabled: false },
-        ...READ_FIELDS,
+        ...ADDED_FIELDS,
         generation: keyword,
       },
     },

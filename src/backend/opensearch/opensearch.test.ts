@@ -1,7 +1,7 @@
 // The OpenSearch backend against a real 3-node cluster started here (scripts/cluster.mjs, one
 // JVM per node on a free port range, stopped in afterAll): the bundled sample copied from its
-// SQLite archive, the same messages for the same queries, stable pages through a point in
-// time, and a killed node: index_unavailable without replicas, complete answers with one.
+// SQLite archive, the same messages for the same queries, stable pages through an order
+// frozen in the cluster, and a killed node: index_unavailable without replicas, complete answers with one.
 
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -25,6 +25,7 @@ import { Mailsift } from '../../engine.js';
 import { openSampleArchive, type SampleArchive } from '../../eval/sample-archive.js';
 import { indexSecret } from '../../index/index.js';
 import type { MessageHit, MessageSearchResult, ThreadHit } from '../../search/index.js';
+import { SNAPSHOT_PAGES } from '../../search/snapshot.js';
 import { MessageStore, outboxDepth } from '../../store/index.js';
 import { ClusterMailApi } from '../../surfaces/http/cluster-api.js';
 import { type RunningServer, startServer } from '../../surfaces/http/index.js';
@@ -412,15 +413,24 @@ describe('opensearch backend', () => {
       expect(summary(thread)).toEqual(summary(expected.get(thread.threadId) as ThreadHit));
   });
 
-  it('pages through a point in time: no duplicates, no gaps, unmoved by writes between pages', async () => {
+  it('pages through a frozen order: no duplicates, no gaps, unmoved by writes between pages', async () => {
     const q = 'invoice';
     const whole = (await openSearchPages(replicated, { q, limit: 100 })).flat();
     expect(whole.length).toBeGreaterThan(100);
-    const first = await searchMessages(replicated, { q, limit: 4 });
+    // Pages of 14 freeze ten of them, the whole ranking; pages of 4 freeze 40 entries, and
+    // the order is extended from the live ranking past them.
+    const deep = Math.ceil(whole.length / SNAPSHOT_PAGES);
+    const firstDeep = await searchMessages(replicated, { q, limit: deep });
+    const firstShallow = await searchMessages(replicated, { q, limit: 4 });
     // A new, better match arrives between pages: it belongs to a later search, not this one.
     const top = sample.engine.getMessage(whole[0] ?? '');
     const [document] = documentsOf(sample.engine.archive.db, [top]);
-    const newcomer = { ...(document as MessageDocument), uid: 'newcomer', messageId: 'newcomer@test' };
+    const newcomer = {
+      ...(document as MessageDocument),
+      uid: 'newcomer',
+      messageId: 'newcomer@test',
+      arrived: Date.now(),
+    };
     await writeDocuments(
       client,
       replicated.index,
@@ -430,15 +440,77 @@ describe('opensearch backend', () => {
       },
     );
     try {
-      const rest = await openSearchPages(replicated, { q, limit: 4, pageToken: first.nextPageToken });
-      const paged = [first.messages.map((m) => m.messageId), ...rest].flat();
-      expect(paged).toEqual(whole);
+      const pagesAfter = async (first: MessageSearchResult, limit: number) => [
+        ...first.messages.map((m) => m.messageId),
+        ...(await openSearchPages(replicated, { q, limit, pageToken: first.nextPageToken })).flat(),
+      ];
+      expect(await pagesAfter(firstDeep, deep)).toEqual(whole);
+      // Past the frozen head the newcomer's statistics may swap near-ties, never repeat or skip one.
+      const shallow = await pagesAfter(firstShallow, 4);
+      expect(shallow.slice(0, 4 * SNAPSHOT_PAGES)).toEqual(whole.slice(0, 4 * SNAPSHOT_PAGES));
+      expect([...shallow].sort()).toEqual([...whole].sort());
       expect((await searchMessages(replicated, { q, limit: 1 })).messages[0]?.messageId).toBe(
         'newcomer@test',
       );
     } finally {
       await client.request('DELETE', `/${replicated.index}/_doc/newcomer?refresh=true`);
     }
+  });
+
+  it('holds no search context open after a page: first pages past the limit of open points in time all answer', async () => {
+    // A point in time opened for each first page held a context on every shard until it
+    // expired: with the limit at 5, the sixth such search was refused (429).
+    const limit = (value: number | null) =>
+      client.request('PUT', '/_cluster/settings', { transient: { 'search.max_open_pit_context': value } });
+    await limit(5);
+    const opened: string[] = [];
+    try {
+      // The limit holds: opening points in time on the replica-less index (each adds a
+      // context on every node holding one of its shards) is refused by the sixth at the latest,
+      // and leaves those nodes at their limit while the searches below run.
+      const open = () =>
+        client.request<{ pit_id: string }>('POST', `/${single.index}/_search/point_in_time?keep_alive=1m`);
+      const refusal = await (async () => {
+        for (let i = 0; i < 6; i++) {
+          const refused = await open().then(
+            (pit) => {
+              opened.push(pit.pit_id);
+              return undefined;
+            },
+            (error: unknown) => error,
+          );
+          if (refused) return refused;
+        }
+        return new Error('six points in time opened under a limit of five');
+      })();
+      expect(refusal).toMatchObject({
+        code: 'index_unavailable',
+        message: expect.stringContaining('Point In Time'),
+      });
+      for (const q of ['invoice', 'budget', 'meeting', 'report', 'project', 'review']) {
+        const messages = await searchMessages(replicated, { q, limit: 1 });
+        const threads = await searchThreads(replicated, { q, limit: 1 });
+        const listed = await listMessages(replicated, { limit: 1, after: '2000-01-01' });
+        for (const page of [messages, threads, listed]) expect(page.nextPageToken).not.toBeNull();
+        const second = await searchMessages(replicated, { q, limit: 1, pageToken: messages.nextPageToken });
+        expect(second.messages[0]?.messageId).not.toBe(messages.messages[0]?.messageId);
+      }
+    } finally {
+      await client.request('DELETE', '/_search/point_in_time', { pit_id: opened });
+      await limit(null);
+    }
+  });
+
+  it('an order that is gone (expired, or never stored) is an expired token, not another order', async () => {
+    const first = await searchMessages(replicated, { q: 'invoice', limit: 2 });
+    const state = JSON.parse(Buffer.from(first.nextPageToken ?? '', 'base64url').toString('utf8'));
+    const forged = Buffer.from(JSON.stringify({ ...state, order: 'no-such-order' })).toString('base64url');
+    await expect(
+      searchMessages(replicated, { q: 'invoice', limit: 2, pageToken: forged }),
+    ).rejects.toMatchObject({
+      code: 'invalid_page_token',
+      message: expect.stringContaining('expired'),
+    });
   });
 
   it('lists newest first in the same order as SQLite, page after page', async () => {
@@ -676,8 +748,8 @@ describe('opensearch backend', () => {
     );
     const victim = state.nodes.find((n) => n.index !== 0 && shards.some((s) => s.node === `node-${n.index}`));
     if (!victim) throw new Error(`no shard of ${single.index} outside node-0: ${JSON.stringify(shards)}`);
-    // A search begun before the kill: its point in time exists, so only the check of each
-    // page's shards stands between the next page and a short one.
+    // A search begun before the kill: its order is frozen, so only the check of each page's
+    // shards stands between the next page and a short one.
     const begun = await searchMessages(single, { q, limit: 5 });
     process.kill(victim.pid, 'SIGKILL');
     await expect(

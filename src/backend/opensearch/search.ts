@@ -15,8 +15,10 @@
 //   compounds in text fields score as a constant. Both only decide order among matches.
 // - Ties on score and date break on a document id hash, not on arrival order (rowid).
 // - No typo-tolerant fill (fuzzy) and no explanation: this backend answers exact matches.
-// - Thread mode pages by offset into the point in time (collapse refuses search_after), and
-//   a thread's summary reads at most THREAD_MESSAGES of its messages.
+// - Pages after the first follow an order frozen in the cluster (orders.ts), as SQLite's follow
+//   one frozen beside the archive; an order is extended past its end by leaving out its
+//   threads (collapse refuses search_after). A thread's summary reads at most THREAD_MESSAGES
+//   of its messages.
 
 import { isLanguage, type Language, parseQuery, type QueryGroup } from '../../analysis/index.js';
 import { MailsiftError } from '../../core/errors.js';
@@ -42,12 +44,12 @@ import {
   validateSearchParams,
 } from '../../search/params.js';
 import { recencyOrigin } from '../../search/ranked-query.js';
+import { SNAPSHOT_PAGES } from '../../search/snapshot.js';
 import { BULK_FACTOR, COLUMN_WEIGHTS } from '../../search/weights.js';
 import { assertComplete, type OpenSearchClient, type ShardSummary } from './client.js';
 import { PREFIX_FIELD } from './mapping.js';
+import { type FrozenOrder, loadOrder, type OrderEntry, saveOrder } from './orders.js';
 
-/** A point in time lives this long between two pages (renewed by every page). */
-const PIT_KEEP_ALIVE = '5m';
 const DAY_MS = 86_400_000;
 
 export interface OpenSearchTarget {
@@ -62,47 +64,77 @@ interface Hit<S> {
   readonly _score: number | null;
   readonly _source: S;
   readonly sort: readonly unknown[];
+  readonly fields?: Record<string, readonly unknown[]>;
 }
 
 interface SearchResponse<S> {
-  readonly pit_id?: string;
   readonly timed_out: boolean;
   readonly _shards: ShardSummary;
   readonly hits: { readonly hits: readonly Hit<S>[] };
 }
 
-/** What the next page needs: the point in time every page reads, and where the last one stopped. */
-interface PageState {
-  readonly kind: 'search' | 'threads' | 'list';
-  readonly fingerprint: string;
-  readonly pit: string;
-  /** The sort values of the last hit served (search_after), or the hits served so far (collapsed pages). */
-  readonly after: readonly unknown[] | number;
-  readonly origin: number;
-}
+/**
+ * What the next page needs: a list's keyset position (the last hit's sort values), or the
+ * frozen order a relevance search follows (orders.ts), how far into it the pages got, and
+ * the recency origin they share.
+ */
+type PageState =
+  | { readonly kind: 'list'; readonly fingerprint: string; readonly after: readonly unknown[] }
+  | {
+      readonly kind: Mode;
+      readonly fingerprint: string;
+      readonly order: string;
+      readonly offset: number;
+      readonly origin: number;
+      readonly watermark: number;
+    };
 
 function encodeToken(state: PageState): string {
   return Buffer.from(JSON.stringify(state)).toString('base64url');
 }
 
-function decodeToken(token: string, kind: PageState['kind'], print: string): PageState {
-  let state: PageState | undefined;
+function decodeToken<K extends PageState['kind']>(
+  token: string,
+  kind: K,
+  print: string,
+): Extract<PageState, { kind: K }> {
+  let state: Record<string, unknown> | undefined;
   try {
-    state = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as PageState;
+    state = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as Record<string, unknown>;
   } catch {
     state = undefined;
   }
-  if (
-    state?.kind !== kind ||
-    state.fingerprint !== print ||
-    typeof state.pit !== 'string' ||
-    !(Array.isArray(state.after) || Number.isSafeInteger(state.after)) ||
-    typeof state.origin !== 'number'
-  )
+  const valid =
+    state?.kind === kind &&
+    state.fingerprint === print &&
+    (kind === 'list'
+      ? Array.isArray(state.after)
+      : typeof state.order === 'string' &&
+        Number.isSafeInteger(state.offset) &&
+        (state.offset as number) >= 0 &&
+        typeof state.origin === 'number' &&
+        typeof state.watermark === 'number');
+  if (!valid)
     throw new MailsiftError('invalid_page_token', 'the page token is malformed or belongs to another query', {
       param: 'pageToken',
     });
-  return state;
+  return state as Extract<PageState, { kind: K }>;
+}
+
+/** One search of the index; any failed or missing shard is index_unavailable (a short page never is). */
+async function run<S>(
+  target: OpenSearchTarget,
+  body: Clause,
+  options: { dfs: boolean },
+): Promise<readonly Hit<S>[]> {
+  const params = `allow_partial_search_results=false${options.dfs ? '&search_type=dfs_query_then_fetch' : ''}`;
+  const response = await target.client.request<SearchResponse<S>>(
+    'POST',
+    `/${target.index}/_search?${params}`,
+    { track_total_hits: false, ...body },
+  );
+  assertComplete(response);
+  return response.hits.hits;
 }
 
 /** The languages the documents were stemmed in (recorded by the sync), read once per target. */
@@ -168,70 +200,263 @@ function dateRange(after: number | null, before: number | null): Clause[] {
   ];
 }
 
-/**
- * Runs one page against a point in time: the token's, or a new one for a first page.
- * Asks one hit more than the page to know whether another page follows. Pages continue
- * after the last hit's sort values, or, when hits are collapsed (thread mode: OpenSearch
- * refuses search_after with collapse), from an offset into the same point in time.
- */
-async function page<S>(
-  target: OpenSearchTarget,
-  body: Clause,
-  limit: number,
-  state: PageState | null,
-  options: { dfs: boolean },
-): Promise<{ hits: readonly Hit<S>[]; pit: string; more: boolean }> {
-  const { client, index } = target;
-  let pit = state?.pit;
-  if (pit === undefined) {
-    // A partial point in time would serve short pages for its whole life.
-    const created = await client.request<{ pit_id: string; _shards: ShardSummary }>(
-      'POST',
-      `/${index}/_search/point_in_time?keep_alive=${PIT_KEEP_ALIVE}&allow_partial_pit_creation=false`,
-    );
-    assertComplete(created);
-    pit = created.pit_id;
-  }
-  const params = `allow_partial_search_results=false${options.dfs ? '&search_type=dfs_query_then_fetch' : ''}`;
-  const response = await client.request<SearchResponse<S>>('POST', `/_search?${params}`, {
-    ...body,
-    size: limit + 1,
-    track_total_hits: false,
-    pit: { id: pit, keep_alive: PIT_KEEP_ALIVE },
-    ...(typeof state?.after === 'number'
-      ? { from: state.after }
-      : state
-        ? { search_after: state.after }
-        : {}),
-  });
-  assertComplete(response);
-  const more = response.hits.hits.length > limit;
-  const nextPit = response.pit_id ?? pit;
-  // The last page: nobody will read this point in time again.
-  if (!more) await client.request('DELETE', '/_search/point_in_time', { pit_id: [nextPit] }).catch(() => {});
-  return { hits: response.hits.hits.slice(0, limit), pit: nextPit, more };
-}
-
 interface SearchSource {
   readonly item: MessageItem;
   readonly texts: FieldTexts;
   readonly language: string | null;
+  readonly inbox: string;
   readonly threadKey: string;
+  readonly threadAliases: readonly string[];
 }
 
+const SEARCH_SOURCE = ['item', 'texts', 'language', 'inbox', 'threadKey', 'threadAliases'];
+
 type Mode = 'search' | 'threads';
+
+/** A hit a page shows: its document and the score it ranked by (a frozen one on later pages). */
+interface PageHit {
+  readonly source: SearchSource;
+  readonly score: number;
+}
 
 /** A relevance page: its hits with highlights, and the token of the next one. */
 interface RankedPage {
   readonly request: SearchRequest;
-  readonly hits: ReadonlyArray<{ readonly hit: Hit<SearchSource>; readonly highlights: Highlights }>;
+  readonly hits: ReadonlyArray<{ readonly hit: PageHit; readonly highlights: Highlights }>;
   readonly nextPageToken: string | null;
+}
+
+/** What one relevance search ranks by: its query (every token required) and sort. */
+interface Ranking {
+  readonly mode: Mode;
+  readonly print: string;
+  /** When page 1 was served: later stages leave out what arrived since (arrivedBy). */
+  readonly watermark: number;
+  /** The scored query, restricted by `filter` clauses added to its own. */
+  readonly query: (filter?: readonly Clause[]) => Clause;
+}
+
+const RANK_SORT = [{ _score: 'desc' }, { date: 'desc' }, { uid: 'desc' }];
+
+/** The frozen entry a ranked hit becomes: its sort values, and its thread in thread mode. */
+function entryOf(hit: Hit<unknown>, mode: Mode): OrderEntry {
+  const [score, date, uid] = hit.sort as [number, number, string];
+  const threadKey = hit.fields?.threadKey?.[0];
+  return mode === 'threads' && typeof threadKey === 'string'
+    ? { score, date, uid, threadKey }
+    : { score, date, uid };
+}
+
+/**
+ * The ranked order from the top, or its extension past `frozen` entries, as SQLite extends
+ * one (snapshot-page.ts): the live ranking without the frozen entries, deep enough to double
+ * the order (at least SNAPSHOT_PAGES pages), and one entry more. Nothing frozen is served
+ * twice, and nothing that matched when page 1 was served is skipped. Sources are not read:
+ * an entry is its sort values.
+ */
+async function rankOrder(
+  target: OpenSearchTarget,
+  ranking: Ranking,
+  limit: number,
+  frozen: readonly OrderEntry[],
+): Promise<{ entries: OrderEntry[]; complete: boolean }> {
+  const size = Math.max(frozen.length, SNAPSHOT_PAGES * limit);
+  const exclude: Clause[] =
+    frozen.length === 0
+      ? []
+      : [
+          arrivedBy(ranking.watermark),
+          {
+            bool: {
+              must_not:
+                ranking.mode === 'threads'
+                  ? [{ terms: { threadKey: frozen.map((e) => e.threadKey ?? '') } }]
+                  : [{ ids: { values: frozen.map((e) => e.uid) } }],
+            },
+          },
+        ];
+  const hits = await run(
+    target,
+    {
+      query: ranking.query(exclude),
+      sort: RANK_SORT,
+      size: size + 1,
+      _source: false,
+      ...(ranking.mode === 'threads'
+        ? { collapse: { field: 'threadKey' }, docvalue_fields: ['threadKey'] }
+        : {}),
+    },
+    { dfs: true },
+  );
+  const entries = hits.slice(0, size).map((hit) => entryOf(hit, ranking.mode));
+  return { entries, complete: hits.length <= size };
+}
+
+/** The documents of `uids` that still exist and may be shown (not since marked spam, trash or untrusted). */
+async function visibleSources(
+  target: OpenSearchTarget,
+  uids: readonly string[],
+): Promise<Map<string, SearchSource>> {
+  const hits = await run<SearchSource>(
+    target,
+    {
+      query: {
+        bool: {
+          filter: [{ ids: { values: uids } }, { term: { untrusted: false } }],
+          must_not: [{ terms: { labels: EXCLUDED_LABELS } }],
+        },
+      },
+      size: uids.length,
+      _source: SEARCH_SOURCE,
+    },
+    { dfs: false },
+  );
+  return new Map(hits.map((hit) => [hit._id, hit._source]));
+}
+
+/**
+ * Messages the archive stored by `watermark` (and those written before documents carried
+ * their arrival): an extension of a frozen order never takes in mail that arrived after the
+ * first page, as SQLite's watermark keeps it out. First pages do not filter by it: a writer
+ * host's clock ahead of this one's would hide new mail.
+ */
+function arrivedBy(watermark: number): Clause {
+  return {
+    bool: {
+      should: [
+        { range: { arrived: { lte: watermark } } },
+        { bool: { must_not: [{ exists: { field: 'arrived' } }] } },
+      ],
+      minimum_should_match: 1,
+    },
+  };
+}
+
+/** The thread a key names, or the one it was merged into (whose messages carry its old id). */
+function threadClause(key: string): Clause {
+  const split = key.indexOf('\u0000');
+  return {
+    bool: {
+      should: [
+        { term: { threadKey: key } },
+        {
+          bool: {
+            filter: [
+              { term: { inbox: key.slice(0, split) } },
+              { term: { threadAliases: key.slice(split + 1) } },
+            ],
+          },
+        },
+      ],
+      minimum_should_match: 1,
+    },
+  };
+}
+
+/** The best message of a frozen thread still matching, when the one it was frozen by is gone. */
+async function threadMember(
+  target: OpenSearchTarget,
+  ranking: Ranking,
+  key: string,
+): Promise<SearchSource | undefined> {
+  const [hit] = await run<SearchSource>(
+    target,
+    {
+      query: ranking.query([threadClause(key), arrivedBy(ranking.watermark)]),
+      sort: RANK_SORT,
+      size: 1,
+      _source: SEARCH_SOURCE,
+    },
+    { dfs: true },
+  );
+  return hit?._source;
+}
+
+/** Keys a thread is known by: its own and those of the threads merged into it. */
+const threadKeys = (source: SearchSource): string[] => [
+  source.threadKey,
+  ...source.threadAliases.map((id) => `${source.inbox}\u0000${id}`),
+];
+
+const CHUNK = 256;
+
+/**
+ * Up to `limit` entries of a frozen order from `offset`, as search/snapshot-page.ts reads
+ * one: messages deleted or since hidden are passed over; a thread keeps its place while any
+ * message of it still matches, and one merged into a thread already served is passed over.
+ */
+async function orderSlice(
+  target: OpenSearchTarget,
+  ranking: Ranking,
+  order: FrozenOrder,
+  offset: number,
+  limit: number,
+): Promise<{ hits: PageHit[]; more: boolean; offset: number }> {
+  const seen = new Set(order.entries.slice(0, offset).map((e) => e.threadKey ?? ''));
+  const hits: PageHit[] = [];
+  let at = offset;
+  let next = offset;
+  while (at < order.entries.length) {
+    const chunk = order.entries.slice(at, at + Math.min(CHUNK, Math.max(limit + 1, 32)));
+    const sources = await visibleSources(
+      target,
+      chunk.map((e) => e.uid),
+    );
+    for (const entry of chunk) {
+      at++;
+      let source = sources.get(entry.uid);
+      if (ranking.mode === 'threads') {
+        const key = entry.threadKey ?? '';
+        if (seen.has(key) || (source && threadKeys(source).some((k) => seen.has(k)))) continue;
+        source ??= await threadMember(target, ranking, key);
+        if (source && threadKeys(source).some((k) => seen.has(k))) continue;
+        seen.add(key);
+        if (source) for (const k of threadKeys(source)) seen.add(k);
+      }
+      if (!source) continue;
+      if (hits.length === limit) return { hits, more: true, offset: next };
+      hits.push({ source, score: entry.score });
+      next = at;
+    }
+  }
+  return { hits, more: false, offset: order.entries.length };
+}
+
+/**
+ * A page of a frozen order from `offset`, extending the order from the live ranking (and
+ * storing the longer one) when the page reaches its end while the ranking goes on.
+ */
+async function frozenPage(
+  target: OpenSearchTarget,
+  ranking: Ranking,
+  order: FrozenOrder,
+  offset: number,
+  limit: number,
+): Promise<{ hits: PageHit[]; token: { order: string; offset: number } | null }> {
+  let current = order;
+  let id: string | null = null;
+  for (;;) {
+    const slice = await orderSlice(target, ranking, current, offset, limit);
+    if (slice.more || current.complete) {
+      if (!slice.more) return { hits: slice.hits, token: null };
+      id ??= await saveOrder(target.client, target.index, current);
+      return { hits: slice.hits, token: { order: id, offset: slice.offset } };
+    }
+    const extension = await rankOrder(target, ranking, limit, current.entries);
+    current = {
+      ...current,
+      entries: [...current.entries, ...extension.entries],
+      complete: extension.complete,
+    };
+    id = null;
+  }
 }
 
 /**
  * One page of agent search: every token required, weighted columns, bounded recency and the
  * bulk factor, spam/trash/blocked and unauthenticated mail left out. Thread mode collapses
- * the hits on their thread: a thread ranks by its best message, as on SQLite.
+ * the hits on their thread: a thread ranks by its best message, as on SQLite. A first page
+ * with a next one freezes the head of its order for the pages after it.
  */
 async function rankedPage(target: OpenSearchTarget, params: unknown, mode: Mode): Promise<RankedPage> {
   const request = validateSearchParams(params);
@@ -254,18 +479,22 @@ async function rankedPage(target: OpenSearchTarget, params: unknown, mode: Mode)
   ]);
   const state = request.pageToken === null ? null : decodeToken(request.pageToken, mode, print);
   const origin = state?.origin ?? recencyOrigin();
+  const watermark = state?.watermark ?? Date.now();
   const filter: Clause[] = [
     { term: { untrusted: false } },
     ...(request.inbox !== null ? [{ term: { inbox: request.inbox } }] : []),
     ...dateRange(request.after, request.before),
   ];
-  const body = {
-    query: {
+  const ranking: Ranking = {
+    mode,
+    print,
+    watermark,
+    query: (extra = []) => ({
       function_score: {
         query: {
           bool: {
             must: groups.map(groupClause),
-            filter,
+            filter: [...filter, ...extra],
             must_not: [{ terms: { labels: EXCLUDED_LABELS } }],
           },
         },
@@ -290,32 +519,63 @@ async function rankedPage(target: OpenSearchTarget, params: unknown, mode: Mode)
         score_mode: 'multiply',
         boost_mode: 'multiply',
       },
-    },
-    sort: [{ _score: 'desc' }, { date: 'desc' }, { uid: 'desc' }],
-    _source: ['item', 'texts', 'language', 'threadKey'],
-    ...(mode === 'threads' ? { collapse: { field: 'threadKey' } } : {}),
+    }),
   };
-  const result = await page<SearchSource>(target, body, request.limit, state, { dfs: true });
+  const limit = request.limit;
+  let page: { hits: PageHit[]; token: { order: string; offset: number } | null };
+  if (state) {
+    const order = await loadOrder(target.client, target.index, state.order, {
+      kind: mode,
+      fingerprint: print,
+    });
+    page = await frozenPage(target, ranking, order, state.offset, limit);
+  } else {
+    // One search answers a query with a single page (most identifier queries); only a longer
+    // one ranks again for the order to freeze.
+    const first = await run<SearchSource>(
+      target,
+      {
+        query: ranking.query(),
+        sort: RANK_SORT,
+        size: limit + 1,
+        _source: SEARCH_SOURCE,
+        ...(mode === 'threads' ? { collapse: { field: 'threadKey' } } : {}),
+      },
+      { dfs: true },
+    );
+    const shown = first.slice(0, limit).map((hit) => ({ source: hit._source, score: hit._score ?? 0 }));
+    if (first.length <= limit) page = { hits: shown, token: null };
+    else {
+      const ranked = await rankOrder(target, ranking, limit, []);
+      const order: FrozenOrder = { kind: mode, fingerprint: print, ...ranked };
+      const sameHead =
+        ranked.entries.length > limit &&
+        ranked.entries.slice(0, limit).every((e, i) => e.uid === first[i]?._id);
+      // A refresh between the two searches moved the head: page 1 is read from the order too.
+      page = sameHead
+        ? {
+            hits: shown,
+            token: { order: await saveOrder(target.client, target.index, order), offset: limit },
+          }
+        : await frozenPage(target, ranking, order, 0, limit);
+    }
+  }
   const terms = highlightTerms(groups, new Map());
-  const hits = result.hits.map((hit) => {
-    const language = hit._source.language;
+  const hits = page.hits.map((hit) => {
+    const language = hit.source.language;
     const highlights = buildHighlights(
-      hit._source.texts,
+      hit.source.texts,
       language !== null && isLanguage(language) ? language : null,
       terms,
     );
     return { hit, highlights };
   });
-  const last = result.hits.at(-1);
-  const served = typeof state?.after === 'number' ? state.after : 0;
-  const after = mode === 'threads' ? served + result.hits.length : (last?.sort ?? []);
   return {
     request,
     hits,
-    nextPageToken:
-      result.more && last
-        ? encodeToken({ kind: mode, fingerprint: print, pit: result.pit, after, origin })
-        : null,
+    nextPageToken: page.token
+      ? encodeToken({ kind: mode, fingerprint: print, ...page.token, origin, watermark })
+      : null,
   };
 }
 
@@ -326,9 +586,9 @@ export async function searchMessages(
 ): Promise<MessageSearchResult> {
   const { request, hits, nextPageToken } = await rankedPage(target, params, 'search');
   const messages: MessageHit[] = hits.map(({ hit, highlights }) => ({
-    ...hit._source.item,
+    ...hit.source.item,
     highlights,
-    score: hit._score ?? 0,
+    score: hit.score,
   }));
   return { count: messages.length, limit: request.limit, nextPageToken, messages };
 }
@@ -372,11 +632,11 @@ export async function searchThreads(target: OpenSearchTarget, params: unknown): 
   const { request, hits, nextPageToken } = await rankedPage(target, params, 'threads');
   const summaries = await threadSummaries(
     target,
-    hits.map(({ hit }) => hit._source.threadKey),
+    hits.map(({ hit }) => hit.source.threadKey),
   );
   const threads: ThreadHit[] = hits.map(({ hit, highlights }) => {
-    const best = hit._source.item;
-    const members = summaries.get(hit._source.threadKey) ?? [];
+    const best = hit.source.item;
+    const members = summaries.get(hit.source.threadKey) ?? [];
     const last = members.at(-1);
     return {
       threadId: best.threadId,
@@ -388,7 +648,7 @@ export async function searchThreads(target: OpenSearchTarget, params: unknown): 
       timestamp: last ? new Date(last.date).toISOString() : best.timestamp,
       preview: best.preview,
       highlights,
-      score: hit._score ?? 0,
+      score: hit.score,
     };
   });
   return { count: threads.length, limit: request.limit, nextPageToken, threads };
@@ -435,22 +695,30 @@ export async function listMessages(target: OpenSearchTarget, params: unknown): P
   ]);
   const state = request.pageToken === null ? null : decodeToken(request.pageToken, 'list', print);
   const order = request.ascending ? 'asc' : 'desc';
-  const body = {
-    query: {
-      bool: { filter: listFilters(request), must_not: [{ terms: { labels: hiddenLabels(request) } }] },
+  // Keyset pages on (date, uid) of the live index: a list is never scored, so a message that
+  // arrives or goes between pages cannot move the ones after the position (as on SQLite).
+  const hits = await run<{ item: MessageItem }>(
+    target,
+    {
+      query: {
+        bool: { filter: listFilters(request), must_not: [{ terms: { labels: hiddenLabels(request) } }] },
+      },
+      sort: [{ date: order }, { uid: order }],
+      size: request.limit + 1,
+      _source: ['item'],
+      ...(state ? { search_after: state.after } : {}),
     },
-    sort: [{ date: order }, { uid: order }],
-    _source: ['item'],
-  };
-  const result = await page<{ item: MessageItem }>(target, body, request.limit, state, { dfs: false });
-  const last = result.hits.at(-1);
+    { dfs: false },
+  );
+  const shown = hits.slice(0, request.limit);
+  const last = shown.at(-1);
   return {
-    count: result.hits.length,
+    count: shown.length,
     limit: request.limit,
     nextPageToken:
-      result.more && last
-        ? encodeToken({ kind: 'list', fingerprint: print, pit: result.pit, after: last.sort, origin: 0 })
+      hits.length > request.limit && last
+        ? encodeToken({ kind: 'list', fingerprint: print, after: last.sort })
         : null,
-    messages: result.hits.map((hit) => hit._source.item),
+    messages: shown.map((hit) => hit._source.item),
   };
 }

@@ -14,7 +14,7 @@ import {
   threadPath,
 } from '../../store/index.js';
 import type { OpenSearchClient } from './client.js';
-import { type IndexOptions, indexBody, type MessageDocument, READ_FIELDS, toDocument } from './mapping.js';
+import { ADDED_FIELDS, type IndexOptions, indexBody, type MessageDocument, toDocument } from './mapping.js';
 import type { OpenSearchTarget } from './search.js';
 
 /** Messages read from the archive at a time. */
@@ -38,8 +38,8 @@ export async function ensureIndex(
   options: IndexOptions = {},
 ): Promise<boolean> {
   if (await client.exists(`/${index}`)) {
-    // An index made before the documents held what the read commands answer from.
-    await client.request('PUT', `/${index}/_mapping`, { properties: READ_FIELDS });
+    // An index made before some of its fields were added.
+    await client.request('PUT', `/${index}/_mapping`, { properties: ADDED_FIELDS });
     return false;
   }
   // wait_for_active_shards=all: the first write must not race the shards' allocation.
@@ -136,11 +136,13 @@ export function documentsOf(db: Db, messages: readonly StoredMessage[]): Message
     db,
     'SELECT old_id FROM thread_aliases WHERE inbox_id = ? AND new_id = ? ORDER BY old_id',
   );
+  const ingested = sql(db, 'SELECT ingested_at FROM messages WHERE id = ?');
   return messages.map((message) =>
     toDocument(message, {
       rawDeflated: loadRawDeflated(db, message.rowid),
       threadPath: threadPath(db, message),
       threadAliases: aliases.pluck().all(message.inboxId, message.threadId) as string[],
+      ingestedAt: ingested.pluck().get(message.rowid) as number,
     }),
   );
 }
