@@ -58,6 +58,8 @@ const ORDERS_BODY = {
   },
 };
 
+/** Orders indices this process has seen exist (nodes + index), so a save is one request. */
+const existing = new Set<string>();
 /** Expired orders are deleted at most this often by one process. */
 const PRUNE_EVERY_MS = 60_000;
 const lastPrune = new Map<string, number>();
@@ -97,8 +99,8 @@ export async function saveOrder(
     complete: order.complete,
     entries: JSON.stringify(order.entries),
   };
-  const put = (): Promise<unknown> => client.request('PUT', `/${orders}/_doc/${id}`, document);
-  if (!(await client.exists(`/${orders}`))) {
+  const known = `${client.nodes.join(',')}/${orders}`;
+  if (!existing.has(known) && !(await client.exists(`/${orders}`))) {
     await client
       .request('PUT', `/${orders}?wait_for_active_shards=1`, ORDERS_BODY)
       // Another host made it meanwhile.
@@ -106,7 +108,8 @@ export async function saveOrder(
         if (!(await client.exists(`/${orders}`))) throw error;
       });
   }
-  await put();
+  existing.add(known);
+  await client.request('PUT', `/${orders}/_doc/${id}`, document);
   if (now - (lastPrune.get(orders) ?? 0) >= PRUNE_EVERY_MS) {
     lastPrune.set(orders, now);
     void client
