@@ -90,6 +90,7 @@ export function prepareVectorTable(db: Db, model: string, dimensions: number): b
     db.exec(`DROP TABLE IF EXISTS ${TABLE}`);
     createVectorTable(db, dimensions);
     db.exec('INSERT OR IGNORE INTO embedding_backlog SELECT id FROM rag_chunks');
+    db.exec('DELETE FROM rag_chunk_density');
     setRagMeta(db, 'model', model);
     setRagMeta(db, 'dimensions', String(dimensions));
   })();
@@ -98,6 +99,7 @@ export function prepareVectorTable(db: Db, model: string, dimensions: number): b
 
 export function storeVectors(db: Db, rows: readonly VectorRow[]): void {
   const remove = sql(db, `DELETE FROM ${TABLE} WHERE rowid = ?`);
+  const forgetDensity = sql(db, 'DELETE FROM rag_chunk_density WHERE chunk_id = ?');
   const insert = sql(
     db,
     `INSERT INTO ${TABLE} (rowid, inbox_id, layer, embedding, kind, date, has_attachment)
@@ -106,6 +108,7 @@ export function storeVectors(db: Db, rows: readonly VectorRow[]): void {
   for (const row of rows) {
     // sqlite-vec binds JS numbers as REAL: rowid and integer metadata go in as BigInt.
     remove.run(BigInt(row.chunkId));
+    forgetDensity.run(row.chunkId);
     insert.run({
       id: BigInt(row.chunkId),
       inbox: BigInt(row.inboxId),
@@ -121,7 +124,11 @@ export function storeVectors(db: Db, rows: readonly VectorRow[]): void {
 export function deleteVectors(db: Db, chunkIds: readonly number[]): void {
   if (chunkIds.length === 0 || !hasVectorTable(db)) return;
   const remove = sql(db, `DELETE FROM ${TABLE} WHERE rowid = ?`);
-  for (const id of chunkIds) remove.run(BigInt(id));
+  const forgetDensity = sql(db, 'DELETE FROM rag_chunk_density WHERE chunk_id = ?');
+  for (const id of chunkIds) {
+    remove.run(BigInt(id));
+    forgetDensity.run(id);
+  }
 }
 
 /**
