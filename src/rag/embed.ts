@@ -9,6 +9,7 @@ import { sql } from '../store/index.js';
 import { chunkOptionsFor } from './chunking.js';
 import { unlessAborted } from './deadline.js';
 import type { Embedder } from './embedder.js';
+import { measureDensities } from './hubness.js';
 import { getRagMeta, setRagMeta } from './meta.js';
 import { syncChunks } from './sync.js';
 import { prepareVectorTable, storeVectors, vectorModel } from './vectors.js';
@@ -131,6 +132,10 @@ export async function embedPending(
       storeVectors(db, rows);
       for (const c of chunks) done.run(c.id);
     })();
+    measureDensities(
+      db,
+      chunks.map((c) => c.id),
+    );
     embedded += chunks.length;
     options.onProgress?.(embedded, backlogSize(engine).pendingChunks);
   }

@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { Mailsift } from '../engine.js';
 import { embedPending } from './embed.js';
 import type { QuestionFilters } from './filters.js';
-import { chunkDensities } from './hubness.js';
-import { openFixtureArchive, useLoopback } from './test-helpers.js';
+import { chunkDensities, measureDensities } from './hubness.js';
+import { getRagMeta } from './meta.js';
+import { countRows, openFixtureArchive, useLoopback } from './test-helpers.js';
 import { vectorLeg } from './vector-leg.js';
 import { archiveVectors } from './vector-search.js';
-import { storeVectors } from './vectors.js';
+import { prepareVectorTable, storeVectors } from './vectors.js';
 
 const UNFILTERED: QuestionFilters = {
   after: null,
@@ -30,9 +32,10 @@ describe('hubness: a chunk near every other is lowered by its density', () => {
   const loopback = useLoopback();
 
   it('ranks the chunk a question is about above a hub that is nearer to it only by being near everything', async () => {
-    const { engine } = await openFixtureArchive('budget-thread');
-    await embedPending(engine, loopback.embedder());
-    const db = engine.archive.db;
+    const archive = await openFixtureArchive('budget-thread');
+    await embedPending(archive.engine, loopback.embedder());
+    const path = archive.engine.archive.db.name;
+    let db = archive.engine.archive.db;
     const details = db
       .prepare("SELECT id, inbox_id AS inboxId, kind FROM rag_chunks WHERE kind <> 'summary' ORDER BY id")
       .all() as Array<{ id: number; inboxId: number; kind: string }>;
@@ -57,6 +60,10 @@ describe('hubness: a chunk near every other is lowered by its density', () => {
               ]),
       })),
     );
+    // A fresh process, as after a re-embed: this one's sample holds the vectors just replaced.
+    archive.engine.close();
+    const engine = Mailsift.open(path);
+    db = engine.archive.db;
     const densities = chunkDensities(
       db,
       details.map((c) => c.id),
@@ -89,11 +96,13 @@ describe('hubness: a chunk near every other is lowered by its density', () => {
     engine.close();
   });
 
-  it('stores a density once measured, forgets it with its vector, and measures again once the archive has outgrown it', async () => {
+  it('stores each density as its chunk is embedded, forgets it with its vector, and measures again once the archive has outgrown it', async () => {
     const { engine } = await openFixtureArchive('budget-thread');
     await embedPending(engine, loopback.embedder());
     const db = engine.archive.db;
     const ids = db.prepare('SELECT id FROM rag_chunks ORDER BY id').pluck().all() as number[];
+    // Embedding measured them all.
+    expect(countRows(engine, 'rag_chunk_density')).toBe(ids.length);
     const first = chunkDensities(db, ids);
     const stored = (): Map<number, number> =>
       new Map(
@@ -128,14 +137,25 @@ describe('hubness: a chunk near every other is lowered by its density', () => {
     expect(stored().has(one)).toBe(false);
     expect(chunkDensities(db, [one]).get(one)).toBeCloseTo(first.get(one) as number, 6);
 
-    // Measured when the archive was a third of its size: every stored density is measured again.
+    // Measured when the archive was a third of its size: the next embedding measures every
+    // stored density again.
     db.prepare('UPDATE rag_chunk_density SET density = 0.5').run();
-    const maxId = Math.max(...ids);
     db.prepare("UPDATE rag_meta SET value = ? WHERE key = 'density_basis'").run(
-      String(Math.floor(maxId / 3)),
+      String(Math.floor(ids.length / 3)),
     );
+    measureDensities(db, []);
+    expect(getRagMeta(db, 'density_basis')).toBe(String(ids.length));
     const again = chunkDensities(db, ids);
     for (const id of ids) expect(again.get(id)).toBeCloseTo(first.get(id) as number, 6);
+    // Measured in an archive of this size: kept as it is.
+    db.prepare('UPDATE rag_chunk_density SET density = 0.5').run();
+    measureDensities(db, []);
+    expect(chunkDensities(db, [one]).get(one)).toBe(0.5);
+
+    // Another model: the densities go with the vectors.
+    prepareVectorTable(db, 'another-model', DIMENSIONS);
+    expect(countRows(engine, 'rag_chunk_density')).toBe(0);
+    expect(getRagMeta(db, 'density_basis')).toBeUndefined();
     engine.close();
   });
 });

@@ -8,11 +8,11 @@
 //
 // A chunk's neighbours are looked for in a sample of its layer (summaries apart from details):
 // at most SAMPLE_SIZE chunks spread evenly over the chunk ids, the whole layer of a small
-// archive and a fixed cost per chunk in a large one (1,024 dot products). Nothing scans the
-// chunk table: the sample is found by rowid seeks, kept per process, and taken again when the
-// archive's chunk ids have grown by a tenth or the embedding model changed. A density is
-// stored once measured (rag_chunk_density), so a question pays only for chunks no earlier
-// question met.
+// archive and a fixed cost per chunk in a large one (1,024 dot products, ~0.5 ms at 384
+// dimensions). Nothing scans the chunk table: the sample is found by rowid seeks, kept per
+// process, and taken again when a tenth more chunks have vectors or the model changed.
+// Densities are measured as chunks are embedded (embed.ts, a small cost beside the model's)
+// and stored (rag_chunk_density); a question measures only those an older version embedded.
 
 import { type Db, sql } from '../store/index.js';
 import { getRagMeta, setRagMeta } from './meta.js';
@@ -26,9 +26,9 @@ const NEIGHBOURS = 10;
 type Layer = 'summary' | 'detail';
 
 interface LayerSample {
-  /** The embedding model and the highest chunk id when sampled. */
+  /** The embedding model, and how many chunks had a vector, when sampled. */
   readonly model: string;
-  readonly maxId: number;
+  readonly embedded: number;
   readonly ids: Int32Array;
   /** The sampled vectors, normalised, one after another. */
   readonly vectors: Float32Array;
@@ -46,15 +46,22 @@ function normalised(blob: Buffer): Float32Array {
   return vector;
 }
 
-function sampleOf(db: Db, layer: Layer, model: string): LayerSample {
-  const maxId = (sql(db, 'SELECT max(id) FROM rag_chunks').pluck().get() as number | null) ?? 0;
+/** Chunks that have a vector (or are having one stored), without scanning the vector table. */
+const embeddedCount = (db: Db): number =>
+  sql(db, 'SELECT (SELECT count(*) FROM rag_chunks) - (SELECT count(*) FROM embedding_backlog)')
+    .pluck()
+    .get() as number;
+
+function sampleOf(db: Db, layer: Layer, model: string, embedded: number): LayerSample {
   let byLayer = samples.get(db);
   if (!byLayer) {
     byLayer = new Map();
     samples.set(db, byLayer);
   }
   const kept = byLayer.get(layer);
-  if (kept && kept.model === model && maxId >= kept.maxId && maxId <= kept.maxId * 1.1) return kept;
+  if (kept && kept.model === model && embedded >= kept.embedded && embedded <= kept.embedded * 1.1)
+    return kept;
+  const maxId = (sql(db, 'SELECT max(id) FROM rag_chunks').pluck().get() as number | null) ?? 0;
   const next = sql(
     db,
     `SELECT id FROM rag_chunks WHERE id >= ? AND ${layer === 'summary' ? "kind = 'summary'" : "kind <> 'summary'"}
@@ -80,7 +87,7 @@ function sampleOf(db: Db, layer: Layer, model: string): LayerSample {
   });
   const sample = {
     model,
-    maxId,
+    embedded,
     ids: Int32Array.from(ids),
     vectors: matrix,
     dimensions,
@@ -114,62 +121,76 @@ function density(sample: LayerSample, id: number, vector: Float32Array): number 
 }
 
 /**
- * Stored densities were measured against an archive at most this much smaller: past it they
- * are measured again, since a small layer's nearest neighbours are farther than a large one's.
+ * Densities stored while the archive had at most SETTLED chunks with vectors are measured again
+ * once it has REGROWTH times as many: a small layer's nearest neighbours are farther than a
+ * large one's. Past SETTLED every sample is SAMPLE_SIZE drawn from many times as many chunks,
+ * and a density stays as measured.
  */
-const REGROWTH = 2;
+const REGROWTH = 1.25;
+const SETTLED = 16 * SAMPLE_SIZE;
 
-/** Drops the stored densities once the chunk ids have outgrown the archive they were measured in. */
-function keepDensitiesCurrent(db: Db): void {
-  const maxId = (sql(db, 'SELECT max(id) FROM rag_chunks').pluck().get() as number | null) ?? 0;
-  const basis = Number(getRagMeta(db, 'density_basis') ?? 0);
-  if (basis > 0 && maxId <= basis * REGROWTH) return;
-  db.transaction(() => {
-    db.exec('DELETE FROM rag_chunk_density');
-    setRagMeta(db, 'density_basis', String(Math.max(1, maxId)));
-  })();
-}
-
-/**
- * The density of each of `chunkIds` that has a vector: stored ones read, the others measured
- * against their layer's sample and stored (~1 ms a chunk of 384 dimensions; a read-only
- * archive measures them again in each process).
- */
-export function chunkDensities(db: Db, chunkIds: readonly number[]): Map<number, number> {
+/** Measures the densities of `chunkIds` (those with a vector) and stores them. */
+function measure(db: Db, chunkIds: readonly number[], model: string): Map<number, number> {
   const result = new Map<number, number>();
-  const model = vectorModel(db)?.model;
-  if (chunkIds.length === 0 || model === undefined || !hasVectorTable(db)) return result;
-  if (!db.readonly) keepDensitiesCurrent(db);
-  const stored = sql(
-    db,
-    'SELECT chunk_id AS id, density FROM rag_chunk_density WHERE chunk_id IN (SELECT value FROM json_each(?))',
-  ).all(JSON.stringify(chunkIds)) as Array<{ id: number; density: number }>;
-  for (const { id, density } of stored) result.set(id, density);
-  const missing = chunkIds.filter((id) => !result.has(id));
-  if (missing.length === 0) return result;
   const kindOf = sql(db, 'SELECT kind FROM rag_chunks WHERE id = ?').pluck();
   const one = sql(db, 'SELECT embedding FROM rag_vectors WHERE rowid = ?').pluck();
   const layers = new Map<Layer, LayerSample>();
-  const measured: Array<[number, number]> = [];
-  for (const id of missing) {
+  let embedded: number | undefined;
+  for (const id of chunkIds) {
     const kind = kindOf.get(id) as string | undefined;
     const blob = kind === undefined ? undefined : (one.get(BigInt(id)) as Buffer | undefined);
     if (!blob) continue;
     const layer: Layer = kind === 'summary' ? 'summary' : 'detail';
     let sample = layers.get(layer);
     if (!sample) {
-      sample = sampleOf(db, layer, model);
+      embedded ??= embeddedCount(db);
+      sample = sampleOf(db, layer, model, embedded);
       layers.set(layer, sample);
     }
-    const value = density(sample, id, normalised(blob));
-    result.set(id, value);
-    measured.push([id, value]);
+    result.set(id, density(sample, id, normalised(blob)));
   }
-  if (!db.readonly && measured.length > 0) {
+  if (!db.readonly && result.size > 0) {
     const store = sql(db, 'INSERT OR REPLACE INTO rag_chunk_density (chunk_id, density) VALUES (?, ?)');
     db.transaction(() => {
-      for (const [id, value] of measured) store.run(id, value);
+      for (const [id, value] of result) store.run(id, value);
     })();
   }
   return result;
+}
+
+/**
+ * The density of each of `chunkIds` that has a vector: the stored one, else measured now and
+ * stored (a read-only archive measures it again in each process).
+ */
+export function chunkDensities(db: Db, chunkIds: readonly number[]): Map<number, number> {
+  const model = vectorModel(db)?.model;
+  if (chunkIds.length === 0 || model === undefined || !hasVectorTable(db)) return new Map();
+  const result = new Map(
+    (
+      sql(
+        db,
+        'SELECT chunk_id, density FROM rag_chunk_density WHERE chunk_id IN (SELECT value FROM json_each(?))',
+      )
+        .raw()
+        .all(JSON.stringify(chunkIds)) as Array<[number, number]>
+    ).map(([id, value]) => [id, value]),
+  );
+  const missing = chunkIds.filter((id) => !result.has(id));
+  for (const [id, value] of measure(db, missing, model)) result.set(id, value);
+  return result;
+}
+
+/**
+ * After `chunkIds` were embedded: measures their densities, and every stored one again when
+ * the archive has outgrown what they were measured in (REGROWTH).
+ */
+export function measureDensities(db: Db, chunkIds: readonly number[]): void {
+  const model = vectorModel(db)?.model;
+  if (model === undefined || !hasVectorTable(db) || db.readonly) return;
+  const basis = Number(getRagMeta(db, 'density_basis') ?? 0);
+  const embedded = embeddedCount(db);
+  const outgrown = basis < SETTLED && embedded > basis * REGROWTH;
+  const again = outgrown ? (sql(db, 'SELECT chunk_id FROM rag_chunk_density').pluck().all() as number[]) : [];
+  measure(db, [...new Set([...again, ...chunkIds])], model);
+  if (outgrown) setRagMeta(db, 'density_basis', String(embedded));
 }

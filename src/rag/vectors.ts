@@ -91,6 +91,7 @@ export function prepareVectorTable(db: Db, model: string, dimensions: number): b
     createVectorTable(db, dimensions);
     db.exec('INSERT OR IGNORE INTO embedding_backlog SELECT id FROM rag_chunks');
     db.exec('DELETE FROM rag_chunk_density');
+    db.exec("DELETE FROM rag_meta WHERE key = 'density_basis'");
     setRagMeta(db, 'model', model);
     setRagMeta(db, 'dimensions', String(dimensions));
   })();
