@@ -8,6 +8,7 @@ import { detectLanguage, isLanguage, type Language, parseQuery, type QueryGroup 
 import { assertIndexReady, COLUMNS, openPostings } from '../index/index.js';
 import { BULK_FACTOR, COLUMN_WEIGHTS, groupAlternatives, quote } from '../search/index.js';
 import { type Db, sql } from '../store/index.js';
+import { bulkIsMinority } from './bulk-share.js';
 import { type CrossLanguage, TRANSLATIONS_PER_WORD } from './cross-language.js';
 import { expansionsFor } from './expansions.js';
 import type { ExtractedFilters, QuestionFilters } from './filters.js';
@@ -331,9 +332,11 @@ export function keywordLeg(
     ...binds,
   }) as Array<Omit<KeywordHit, 'weight'> & { bulk: number }>;
   // Bulk mail (mailing lists, newsletters, notifications) repeats the words of every topic;
-  // a question about what people wrote is answered by correspondence first.
+  // a question about what people wrote is answered by correspondence first, unless nearly
+  // all there is to search is bulk (bulk-share.ts).
+  const discount = bulkIsMinority(db, inboxIds);
   const hits = rows
-    .map(({ bulk, ...h }) => ({ ...h, score: bulk ? h.score * BULK_FACTOR : h.score }))
+    .map(({ bulk, ...h }) => ({ ...h, score: bulk && discount ? h.score * BULK_FACTOR : h.score }))
     .sort((a, b) => b.score - a.score)
     .slice(0, limit);
   if (!weigh) return hits.map((h) => ({ ...h, weight: 1 }));

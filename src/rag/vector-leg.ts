@@ -5,6 +5,7 @@
 
 import { BULK_FACTOR } from '../search/index.js';
 import { type Db, sql } from '../store/index.js';
+import { bulkIsMinority } from './bulk-share.js';
 import type { ChunkKind } from './chunk.js';
 import type { Embedder } from './embedder.js';
 import type { QuestionFilters } from './filters.js';
@@ -72,17 +73,24 @@ export interface VectorLeg {
   /** Details and attachments, closest first, with their message rowids. */
   readonly chunks: VectorChunk[];
   readonly embedding: Float32Array | null;
+  /** Whether bulk mail is discounted: a minority of the searched inboxes (bulk-share.ts). */
+  readonly discountBulk: boolean;
 }
 
-export const NO_VECTORS: VectorLeg = { threads: [], chunks: [], embedding: null };
+export const NO_VECTORS: VectorLeg = { threads: [], chunks: [], embedding: null, discountBulk: true };
 
 /**
  * Chunks with their threads and messages, closest first once each similarity is lowered by
  * the chunk's density (hubness.ts); bulk mail (lists, newsletters,
- * notifications) at the keyword leg's discount: it is near every topic and rarely what a
- * question is after. Only messages the filters allow.
+ * notifications) at the keyword leg's discount where it is a minority (`discountBulk`): it is
+ * near every topic and rarely what a question is after. Only messages the filters allow.
  */
-function resolveHits(db: Db, hits: readonly VectorHit[], filters: QuestionFilters): VectorChunk[] {
+function resolveHits(
+  db: Db,
+  hits: readonly VectorHit[],
+  filters: QuestionFilters,
+  discountBulk: boolean,
+): VectorChunk[] {
   const rowsOf = sql(
     db,
     `SELECT l.message_rowid AS rowid, m.list_id IS NOT NULL AS bulk FROM rag_chunk_messages l
@@ -99,7 +107,7 @@ function resolveHits(db: Db, hits: readonly VectorHit[], filters: QuestionFilter
     const rows = rowsOf.all(h.chunkId) as Array<{ rowid: number; bulk: number }>;
     const similarity = discounted(
       1 - h.distance - HUB_WEIGHT * (densities.get(h.chunkId) ?? 0),
-      rows.every((r) => r.bulk),
+      discountBulk && rows.every((r) => r.bulk),
     );
     const rowids = rows.map((r) => r.rowid);
     return [{ id: h.chunkId, threadKey: threadKey(c.inboxId, c.threadId), rowids, similarity }];
@@ -132,7 +140,8 @@ export async function vectorLeg(
         ),
       )
     ).flat();
-  const summaries = resolveHits(db, await nearest(['summary'], SUMMARY_K), filters);
+  const discountBulk = bulkIsMinority(db, inboxIds);
+  const summaries = resolveHits(db, await nearest(['summary'], SUMMARY_K), filters, discountBulk);
   const threads = summaries.map((c) => c.threadKey);
   const details =
     scan === 'archive'
@@ -143,7 +152,7 @@ export async function vectorLeg(
             ...new Set([...threads.slice(0, SUMMARY_THREADS), ...keywordKeys.slice(0, KEYWORD_THREADS)]),
           ]),
         );
-  return { threads, chunks: resolveHits(db, details, filters), embedding };
+  return { threads, chunks: resolveHits(db, details, filters, discountBulk), embedding, discountBulk };
 }
 
 /**
@@ -184,6 +193,6 @@ export async function withinThreads(
   if (leg.embedding === null) return leg.chunks;
   const have = new Set(leg.chunks.map((c) => c.id));
   const ids = chunksOf(db, keys).filter((id) => !have.has(id));
-  const more = resolveHits(db, await search.distances(leg.embedding, ids), filters);
+  const more = resolveHits(db, await search.distances(leg.embedding, ids), filters, leg.discountBulk);
   return [...leg.chunks, ...more].sort((a, b) => b.similarity - a.similarity);
 }
