@@ -1,10 +1,9 @@
 // Hubness: in a model whose vectors crowd into a narrow cone (multilingual e5: any two texts
 // at cosine ≈ 0.8), a few chunks near the crowd's centre are among the nearest of nearly
-// every question. On the LKML real-mail set two such chunks (a one-line patch and its ack)
-// were in the vector leg's top three for all 46 questions it missed. The remedy is CSLS's
-// (Conneau et al., "Word translation without parallel data", 2018): a chunk's similarity to
-// a question is lowered by its density, the mean similarity to its nearest neighbours, so a
-// chunk near everything must be nearer to a question than one near little.
+// every question. The remedy is CSLS's (Conneau et al., "Word translation without parallel
+// data", 2018): a chunk's similarity to a question is lowered by its density, the mean
+// similarity to its nearest neighbours, so a chunk near everything must be nearer to a
+// question than one near little.
 //
 // A chunk's neighbours are looked for in a sample of its layer (summaries apart from details):
 // at most SAMPLE_SIZE chunks spread evenly over the chunk ids, the whole layer of a small
