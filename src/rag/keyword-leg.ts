@@ -332,8 +332,8 @@ export function keywordLeg(
     ...binds,
   }) as Array<Omit<KeywordHit, 'weight'> & { bulk: number }>;
   // Bulk mail (mailing lists, newsletters, notifications) repeats the words of every topic;
-  // a question about what people wrote is answered by correspondence first, unless nearly
-  // all there is to search is bulk (bulk-share.ts).
+  // a question about what people wrote is answered by correspondence first, where bulk is a
+  // minority of what is searched (bulk-share.ts).
   const discount = bulkIsMinority(db, inboxIds);
   const hits = rows
     .map(({ bulk, ...h }) => ({ ...h, score: bulk && discount ? h.score * BULK_FACTOR : h.score }))

@@ -42,8 +42,8 @@ const CREATE = `
     PRIMARY KEY (inbox_id, thread_id)
   ) WITHOUT ROWID;
   CREATE TABLE IF NOT EXISTS rag_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
-  -- An embedded chunk's density (hubness.ts): measured the first time a question meets the
-  -- chunk, dropped with its vector.
+  -- An embedded chunk's density (hubness.ts): measured when the chunk is embedded (or, for one
+  -- embedded before densities were, when a question first meets it), dropped with its vector.
   CREATE TABLE IF NOT EXISTS rag_chunk_density (chunk_id INTEGER PRIMARY KEY, density REAL NOT NULL);
 `;
 /** Thread merges move messages between threads: both threads' chunks are rebuilt. */

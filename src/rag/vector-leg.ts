@@ -83,9 +83,9 @@ export const NO_VECTORS: VectorLeg = { threads: [], chunks: [], embedding: null,
 
 /**
  * Chunks with their threads and messages, closest first once each similarity is lowered by
- * the chunk's density (hubness.ts); bulk mail (lists, newsletters,
- * notifications) at the keyword leg's discount where it is a minority (`discountBulk`): it is
- * near every topic and rarely what a question is after. Only messages the filters allow.
+ * the chunk's density (hubness.ts); bulk mail (lists, newsletters, notifications) at the
+ * keyword leg's discount where it is a minority (`discountBulk`): it is near every topic and
+ * rarely what a question is after. Only messages the filters allow.
  */
 function resolveHits(
   db: Db,
