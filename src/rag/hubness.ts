@@ -101,7 +101,6 @@ function density(sample: LayerSample, id: number, vector: Float32Array): number 
   if (vector.length !== dimensions) return 0;
   const nearest = new Float64Array(NEIGHBOURS).fill(Number.NEGATIVE_INFINITY);
   let weakest = 0;
-  let found = 0;
   for (let row = 0; row < sample.ids.length; row++) {
     if (sample.ids[row] === id) continue;
     let similarity = 0;
@@ -110,13 +109,11 @@ function density(sample: LayerSample, id: number, vector: Float32Array): number 
       similarity += (vector[i] as number) * (vectors[offset + i] as number);
     if (similarity <= (nearest[weakest] as number)) continue;
     nearest[weakest] = similarity;
-    found = Math.min(found + 1, NEIGHBOURS);
     for (let i = 0; i < NEIGHBOURS; i++)
       if ((nearest[i] as number) < (nearest[weakest] as number)) weakest = i;
   }
-  let sum = 0;
-  for (const s of nearest) if (s !== Number.NEGATIVE_INFINITY) sum += s;
-  return found === 0 ? 0 : sum / found;
+  const found = nearest.filter((s) => s !== Number.NEGATIVE_INFINITY);
+  return found.length === 0 ? 0 : found.reduce((a, b) => a + b, 0) / found.length;
 }
 
 /**
